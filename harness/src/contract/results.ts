@@ -1,0 +1,85 @@
+/**
+ * Results shared by validation, evaluation, the archive and the report. Each is a zod
+ * schema and its inferred type under one name: records are read back through these.
+ */
+import { z } from "zod";
+
+export const JsonValue: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
+);
+
+// ---- validation -------------------------------------------------------------------------
+
+export const ValidationStage = z.enum(["policy", "compile", "signature", "import"]);
+export type ValidationStage = z.infer<typeof ValidationStage>;
+
+export const ValidationFailure = z.object({
+  stage: ValidationStage,
+  /** Machine-readable, e.g. "empty_diff", "syntax_error", "missing_export", "load_timeout". */
+  code: z.string(),
+  /** Human words: the file, line and the compiler's message where there are any. */
+  message: z.string(),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+});
+export type ValidationFailure = z.infer<typeof ValidationFailure>;
+
+/** Milliseconds spent in each gate that ran. */
+export const ValidationTimings = z.object({
+  policy: z.number().optional(),
+  compile: z.number().optional(),
+  signature: z.number().optional(),
+  import: z.number().optional(),
+});
+export type ValidationTimings = z.infer<typeof ValidationTimings>;
+
+// ---- evaluation -------------------------------------------------------------------------
+
+export const Split = z.enum(["visible", "heldout"]);
+export type Split = z.infer<typeof Split>;
+
+/** stage1: small visible subset; visible: the rest of the visible split; heldout: never shown. */
+export const EvaluationStage = z.enum(["stage1", "visible", "heldout"]);
+export type EvaluationStage = z.infer<typeof EvaluationStage>;
+
+export const InstanceResult = z.object({
+  id: z.string(),
+  split: Split,
+  /** Normalised by the grader to [0, 1]; higher is better. */
+  score: z.number(),
+  /** The task's raw metric (e.g. sum of radii), null when the instance failed. */
+  value: z.number().nullable(),
+  /** The grader's words (capped). */
+  feedback: z.string(),
+  /** Why it failed (timeout, crash, protocol, invalid output); null when it did not. */
+  error: z.string().nullable(),
+  durationMs: z.number(),
+  /** Scores of each repeat when the task repeats stochastic instances. */
+  repeats: z.array(z.number()).optional(),
+  /** Something the report can draw (e.g. the circles of a packing); capped. */
+  artifact: JsonValue.optional(),
+});
+export type InstanceResult = z.infer<typeof InstanceResult>;
+
+export const StageResult = z.object({
+  stage: EvaluationStage,
+  instances: z.array(InstanceResult),
+  /** Mean instance score of this stage. */
+  score: z.number(),
+  durationMs: z.number(),
+  /** Capped stderr of the stage's containers. */
+  stderr: z.string(),
+});
+export type StageResult = z.infer<typeof StageResult>;
+
+export const EvaluationResult = z.object({
+  stages: z.array(StageResult),
+  /** Mean over every visible instance evaluated (stage1 alone when stage 2 did not run). */
+  visibleScore: z.number().nullable(),
+  heldoutScore: z.number().nullable(),
+  passedStage1: z.boolean(),
+  /** Time the candidate spent answering, summed over calls (the task's own compute). */
+  computeMs: z.number(),
+  durationMs: z.number(),
+});
+export type EvaluationResult = z.infer<typeof EvaluationResult>;

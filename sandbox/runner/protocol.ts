@@ -1,0 +1,106 @@
+/**
+ * The stdio protocol between the host and the trusted in-container runner.
+ *
+ * One JSON object per line in each direction. The runner owns stdout: agent code's
+ * console output is redirected to stderr, so any stdout line that is not one of these
+ * messages is a protocol violation the host treats as hostile.
+ *
+ * Layout inside every container (a per-container volume mounted at WORK_DIR):
+ *   /work/agent  the agent's TypeScript tree (self-modification only; the meta agent edits it)
+ *   /work/build  the emitted JS of the agent that is being run (its package.json says "module")
+ */
+
+export const WORK_DIR = "/work";
+export const AGENT_DIR = "/work/agent";
+export const BUILD_DIR = "/work/build";
+/** Entry modules inside BUILD_DIR, emitted from task/index.ts and meta/index.ts. */
+export const TASK_ENTRY = "task/index.js";
+export const META_ENTRY = "meta/index.js";
+
+export type RunnerMode = "check" | "solve" | "improve";
+
+/** Plain JSON, as on the wire. */
+export type WireJson = null | boolean | number | string | WireJson[] | { [key: string]: WireJson };
+
+export interface WireLlmRequest {
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export interface WireLlmResponse {
+  content: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+// ---- host → runner ---------------------------------------------------------------------
+
+/** First line the host sends; says what the runner is for. */
+export type InitMessage =
+  | { type: "init"; mode: "check" }
+  | { type: "init"; mode: "solve"; task: string; seed: number; llmAvailable: boolean }
+  | {
+      type: "init";
+      mode: "improve";
+      task: string;
+      seed: number;
+      llmAvailable: boolean;
+      deadline: number;
+      request: WireJson;
+    };
+
+/** Solve mode: one call of the task agent. */
+export interface CallMessage {
+  type: "call";
+  id: number;
+  input: WireJson;
+  deadline: number;
+}
+
+export type LlmResultMessage =
+  | { type: "llm-result"; id: number; ok: true; response: WireLlmResponse }
+  | { type: "llm-result"; id: number; ok: false; error: string };
+
+export interface ShutdownMessage {
+  type: "shutdown";
+}
+
+export type HostMessage = InitMessage | CallMessage | LlmResultMessage | ShutdownMessage;
+
+// ---- runner → host ---------------------------------------------------------------------
+
+/** The agent module(s) loaded; `exports` maps each contract export to its `typeof`. */
+export interface ReadyMessage {
+  type: "ready";
+  exports: Record<string, string>;
+}
+
+/** Loading the agent module threw (message and the first stack lines). */
+export interface LoadErrorMessage {
+  type: "load-error";
+  message: string;
+}
+
+/** Answer to a call (solve mode) or to the improve request (improve mode, id 0). */
+export type ResultMessage =
+  | { type: "result"; id: number; ok: true; value: WireJson }
+  | { type: "result"; id: number; ok: false; error: string };
+
+/** The agent asks the host's LLM broker for a completion. */
+export interface LlmCallMessage {
+  type: "llm";
+  id: number;
+  request: WireLlmRequest;
+}
+
+/** A workspace file tool call by the meta agent, for the transcript. */
+export interface ToolMessage {
+  type: "tool";
+  name: "list" | "read" | "write" | "replace" | "delete";
+  path: string | null;
+  ok: boolean;
+  error: string | null;
+}
+
+export type RunnerMessage = ReadyMessage | LoadErrorMessage | ResultMessage | LlmCallMessage | ToolMessage;

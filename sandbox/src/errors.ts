@@ -1,0 +1,37 @@
+/**
+ * The one base error of the project. "The harness failed" is an EvolveError; "the agent
+ * misbehaved" is never an error but data (an invalid generation, a zero score).
+ * It lives in the lowest layer so sandbox and harness share it; harness re-exports it.
+ */
+export type ErrorCode =
+  | "engine_unreachable"
+  | "engine_failed"
+  | "image_build_failed"
+  | "invalid_task"
+  | "invalid_agent"
+  | "invalid_options"
+  | "archive_corrupt"
+  | "unknown_run"
+  | "unknown_generation"
+  | "llm_failed"
+  | "budget_exhausted"
+  | "interrupted"
+  | "internal";
+
+export class EvolveError extends Error {
+  readonly code: ErrorCode;
+  /** What the user can do about it, in one sentence. */
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; hint?: string } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "EvolveError";
+    this.code = code;
+    this.hint = options.hint;
+  }
+}
+
+/** For exhaustive switches: a compile error when a case is missing. */
+export function assertNever(value: never, what = "value"): never {
+  throw new EvolveError("internal", `unexpected ${what}: ${JSON.stringify(value)}`);
+}
