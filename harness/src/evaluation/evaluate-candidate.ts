@@ -1,0 +1,141 @@
+/**
+ * Staged evaluation of one candidate's emitted JS in fresh hardened containers:
+ * stage1 (small visible subset) → the rest of the visible split above the threshold →
+ * the held-out split when asked. Held-out instances only ever enter held-out sessions.
+ */
+import { openSolveSession, type SandboxEngine } from "../../../sandbox/src/index.js";
+import type { Runtime, SandboxLabels, SandboxLimits } from "../../../sandbox/src/types.js";
+import type { WireLlmRequest, WireLlmResponse } from "../../../sandbox/runner/protocol.js";
+import { EvolveError } from "../../../sandbox/src/errors.js";
+import { EvaluationResult, type EvaluationStage, type StageResult } from "../contract/results.js";
+import type { Task } from "./load-task.js";
+import { runStage, type StageEnv, type StageSession } from "./run-stage.js";
+
+/** Which visible stages run: "staged" obeys the threshold; "full" always runs both; "stage1" stops after it. */
+export type VisiblePolicy = "staged" | "full" | "stage1";
+
+export interface EvaluateOptions {
+  engine: SandboxEngine;
+  image: string;
+  task: Task;
+  /** Host dir with the emitted JS that passed validation (and package.json {"type":"module"}). */
+  buildDir: string;
+  labels: SandboxLabels;
+  runtime?: Runtime;
+  limits?: Partial<SandboxLimits>;
+  seed: number;
+  visible?: VisiblePolicy;
+  /** Also score the held-out split (for candidates that passed validation). */
+  heldout?: boolean;
+  /** Overrides of the manifest. */
+  repeats?: number;
+  instanceTimeoutMs?: number;
+  evaluationTimeoutMs?: number;
+  /** Fresh sessions allowed per stage after a session died (default 3). */
+  maxRestarts?: number;
+  /** Largest accepted JSON answer of one call (default 1 MiB). */
+  outputCapBytes?: number;
+  llmAvailable?: boolean;
+  onLlm?: (request: WireLlmRequest) => Promise<WireLlmResponse>;
+}
+
+const DEFAULT_OUTPUT_CAP = 1024 * 1024;
+const DEFAULT_MAX_RESTARTS = 3;
+// Container start and module load happen before the first call; they are not the candidate's time.
+const STARTUP_SLACK_MS = 20_000;
+
+function validate(opts: EvaluateOptions): void {
+  const problems: string[] = [];
+  const positive = (name: string, v: number | undefined): void => {
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) problems.push(`${name} must be a positive integer`);
+  };
+  positive("repeats", opts.repeats);
+  positive("instanceTimeoutMs", opts.instanceTimeoutMs);
+  positive("evaluationTimeoutMs", opts.evaluationTimeoutMs);
+  positive("outputCapBytes", opts.outputCapBytes);
+  if (opts.maxRestarts !== undefined && !(Number.isInteger(opts.maxRestarts) && opts.maxRestarts >= 0))
+    problems.push("maxRestarts must be a non-negative integer");
+  if (!Number.isInteger(opts.seed)) problems.push("seed must be an integer");
+  if (problems.length > 0) throw new EvolveError("invalid_options", `evaluation options: ${problems.join("; ")}`);
+}
+
+/** Evaluates a candidate; candidate failures are zero scores in the result, never exceptions. */
+export async function evaluateCandidate(opts: EvaluateOptions): Promise<EvaluationResult> {
+  validate(opts);
+  const started = Date.now();
+  const { manifest, grader } = opts.task;
+  const evaluationTimeoutMs = opts.evaluationTimeoutMs ?? manifest.evaluationTimeoutMs;
+
+  const open = async (stage: EvaluationStage, deadline: number): Promise<StageSession> => {
+    const session = await openSolveSession({
+      engine: opts.engine,
+      image: opts.image,
+      labels: { ...opts.labels, phase: `evaluate-${stage}` },
+      buildDir: opts.buildDir,
+      ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
+      ...(opts.limits === undefined ? {} : { limits: opts.limits }),
+      timeoutMs: Math.max(1, deadline - Date.now()) + STARTUP_SLACK_MS,
+      stdoutCapBytes: (opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP) * 4 + 64 * 1024,
+      task: manifest.name,
+      seed: opts.seed,
+      llmAvailable: opts.llmAvailable ?? false,
+      ...(opts.onLlm === undefined ? {} : { onLlm: opts.onLlm }),
+    });
+    return {
+      get alive() {
+        return session.alive;
+      },
+      call: (input, o) => session.call(input, o),
+      close: async () => ({ stderr: (await session.close()).stderr }),
+    };
+  };
+
+  // Each split gets its own whole-evaluation budget, so a slow visible run cannot starve the held-out record.
+  const env = (): StageEnv => ({
+    grader,
+    open,
+    limits: {
+      instanceTimeoutMs: opts.instanceTimeoutMs ?? manifest.instanceTimeoutMs,
+      splitDeadline: Date.now() + evaluationTimeoutMs,
+      outputCapBytes: opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
+    },
+    repeats: opts.repeats ?? manifest.repeats,
+    maxRestarts: opts.maxRestarts ?? DEFAULT_MAX_RESTARTS,
+    seed: opts.seed,
+  });
+
+  const stages: StageResult[] = [];
+  let computeMs = 0;
+  const visibleEnv = env();
+  const stage1 = await runStage("stage1", "visible", opts.task.visible.slice(0, manifest.stages.stage1Size), visibleEnv);
+  stages.push(stage1.result);
+  computeMs += stage1.computeMs;
+  const passedStage1 = stage1.result.score >= manifest.stages.threshold;
+
+  const policy = opts.visible ?? "staged";
+  const rest = opts.task.visible.slice(manifest.stages.stage1Size);
+  const runRest = rest.length > 0 && (policy === "full" || (policy === "staged" && passedStage1));
+  if (runRest) {
+    const run = await runStage("visible", "visible", rest, visibleEnv);
+    stages.push(run.result);
+    computeMs += run.computeMs;
+  }
+
+  let heldoutScore: number | null = null;
+  if (opts.heldout === true) {
+    const run = await runStage("heldout", "heldout", opts.task.heldout, env());
+    stages.push(run.result);
+    computeMs += run.computeMs;
+    heldoutScore = run.result.score;
+  }
+
+  const visibleScores = stages.filter((s) => s.stage !== "heldout").flatMap((s) => s.instances.map((i) => i.score));
+  return EvaluationResult.parse({
+    stages,
+    visibleScore: visibleScores.length === 0 ? null : visibleScores.reduce((a, b) => a + b, 0) / visibleScores.length,
+    heldoutScore,
+    passedStage1,
+    computeMs,
+    durationMs: Date.now() - started,
+  });
+}

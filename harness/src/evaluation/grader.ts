@@ -1,0 +1,63 @@
+/**
+ * The grader interface: trusted host code in tasks/<name>/grader.ts that drives the
+ * candidate through `solve` and scores what comes back. Candidate output is hostile data.
+ */
+import { z } from "zod";
+import type { Json } from "@evolve/contract";
+import { JsonValue } from "../contract/results.js";
+
+/** What one call of the candidate gave back (the sandbox's SolveReply, seen by graders). */
+export type SolveReply =
+  | { ok: true; value: unknown; durationMs: number }
+  | { ok: false; kind: "timeout" | "crash" | "protocol" | "error"; reason: string; durationMs: number };
+
+/** Asks the candidate once; the evaluation enforces time limits and output caps. */
+export type SolveCall = (input: Json) => Promise<SolveReply>;
+
+export interface GradeContext {
+  /** Seed for the grader's own randomness (differs per repeat). */
+  readonly seed: number;
+}
+
+export const GradeOutcome = z.object({
+  /** Normalised to [0, 1], higher is better. */
+  score: z.number().min(0).max(1),
+  /** The task's raw metric, null when the candidate's output was unusable. */
+  value: z.number().nullable(),
+  feedback: z.string(),
+  artifact: JsonValue.optional(),
+});
+export type GradeOutcome = z.infer<typeof GradeOutcome>;
+
+/** Every instance carries an id unique within its task. */
+export interface TaskInstance {
+  readonly id: string;
+}
+
+/** A task's trusted grader; `grade` must not throw on any candidate output. */
+export interface Grader<I extends TaskInstance = TaskInstance> {
+  /** Parses one instance of visible.json / heldout.json. */
+  readonly instanceSchema: z.ZodType<I>;
+  /** Drives the candidate through `solve` (once or an episode) and scores it. */
+  grade(instance: I, solve: SolveCall, ctx: GradeContext): Promise<GradeOutcome>;
+}
+
+/** Identity helper that infers the instance type from the schema. */
+export function defineGrader<I extends TaskInstance>(grader: Grader<I>): Grader<I> {
+  return grader;
+}
+
+/** Byte length of a value as JSON, or null when it is not JSON-serialisable. */
+export function jsonBytes(value: unknown): number | null {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? null : Buffer.byteLength(text, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** A failed reply in words, for feedback. */
+export function describeFailure(reply: Extract<SolveReply, { ok: false }>): string {
+  return `${reply.kind}: ${reply.reason}`;
+}

@@ -1,0 +1,16 @@
+/** Public surface of the evaluation: task loading, the grader interface, staged evaluation. */
+export { TaskManifest } from "./task-manifest.js";
+export { loadTask, type Task } from "./load-task.js";
+export {
+  GradeOutcome,
+  defineGrader,
+  describeFailure,
+  jsonBytes,
+  type GradeContext,
+  type Grader,
+  type SolveCall,
+  type SolveReply,
+  type TaskInstance,
+} from "./grader.js";
+export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
+export { repeatSeed } from "./run-stage.js";

@@ -1,0 +1,43 @@
+/**
+ * Trusted grader of email-validation: one call per instance, input `{ addresses: string[] }`,
+ * output an array of booleans of the same length (true = valid). Score = accuracy.
+ */
+import { z } from "zod";
+import { defineGrader, describeFailure } from "../../harness/src/evaluation/grader.js";
+
+const Instance = z
+  .object({
+    id: z.string().min(1),
+    addresses: z.array(z.string()).min(1),
+    labels: z.array(z.boolean()),
+  })
+  .refine((i) => i.addresses.length === i.labels.length, "addresses and labels must have the same length");
+type Instance = z.infer<typeof Instance>;
+
+/** Checks a hostile answer: an array of exactly `length` booleans. */
+export function checkAnswer(value: unknown, length: number): { ok: true; answer: boolean[] } | { ok: false; reason: string } {
+  if (!Array.isArray(value)) return { ok: false, reason: "output must be an array of booleans" };
+  if (value.length !== length) return { ok: false, reason: `expected ${length} booleans, got ${value.length}` };
+  const bad = value.findIndex((v) => typeof v !== "boolean");
+  if (bad >= 0) return { ok: false, reason: `element ${bad} is ${JSON.stringify(value[bad])?.slice(0, 40) ?? "undefined"}, not a boolean` };
+  return { ok: true, answer: value as boolean[] };
+}
+
+export const grader = defineGrader<Instance>({
+  instanceSchema: Instance,
+  async grade(instance, solve) {
+    const reply = await solve({ addresses: instance.addresses });
+    if (!reply.ok) return { score: 0, value: null, feedback: `no answer: ${describeFailure(reply)}` };
+    const check = checkAnswer(reply.value, instance.addresses.length);
+    if (!check.ok) return { score: 0, value: null, feedback: `invalid output: ${check.reason}` };
+    const wrong = instance.addresses.filter((_, k) => check.answer[k] !== instance.labels[k]).length;
+    const accuracy = (instance.addresses.length - wrong) / instance.addresses.length;
+    // Feedback counts errors by kind but never quotes addresses or labels (held-out stays hidden).
+    const falseValid = instance.addresses.filter((_, k) => check.answer[k] === true && instance.labels[k] === false).length;
+    return {
+      score: accuracy,
+      value: accuracy,
+      feedback: `${instance.addresses.length - wrong}/${instance.addresses.length} correct; ${falseValid} invalid addresses accepted, ${wrong - falseValid} valid addresses rejected`,
+    };
+  },
+});
