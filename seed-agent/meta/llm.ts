@@ -1,0 +1,89 @@
+/**
+ * The LLM strategy: show the model the feedback and the source, apply its SEARCH/REPLACE
+ * blocks, and send every failure (no match, several matches, syntax error) back to it,
+ * a bounded number of times. Whatever still fails is named in the summary.
+ */
+import type { ImproveContext, ImproveReport, ImproveRequest, LlmMessage } from "@evolve/contract";
+import { ts } from "ts-morph";
+import { applyBlocks, parseBlocks, type EditResult } from "./edits.js";
+import { retryPrompt, systemPrompt, userPrompt } from "./prompts.js";
+import { search } from "./search-params.js";
+
+/** An LLM run either changed files or says why it did not. */
+export type LlmOutcome = { ok: true; report: ImproveReport } | { ok: false; note: string };
+
+/** Syntax errors of a TypeScript text (no type information needed). */
+function syntaxErrors(path: string, text: string): string[] {
+  const out = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  return (out.diagnostics ?? []).map((d) => {
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    return `${path}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+  });
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** Runs the LLM strategy; never throws for model misbehaviour, only reports it. */
+export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): Promise<LlmOutcome> {
+  const originals = new Map<string, string>();
+  for (const path of await ctx.files.list()) originals.set(path, await ctx.files.read(path));
+  const current = new Map(originals);
+  const messages: LlmMessage[] = [
+    { role: "system", content: systemPrompt() },
+    { role: "user", content: userPrompt(request, current, search.promptCharCap) },
+  ];
+  let summary = "";
+  let tokens = 0;
+  let pending: string[] = [];
+  let stop = "";
+  for (let round = 0; round <= search.llmRetries; round++) {
+    if (request.budget.llmTokens !== null && tokens >= request.budget.llmTokens) { stop = "token budget spent"; break; }
+    if (Date.now() > request.budget.deadline - 5000) { stop = "deadline near"; break; }
+    let reply: string;
+    try {
+      const response = await ctx.llm.complete({ messages, temperature: search.temperature, maxTokens: search.maxTokens });
+      tokens += response.promptTokens + response.completionTokens;
+      reply = response.content;
+    } catch (error) {
+      stop = `llm error: ${oneLine(error instanceof Error ? error.message : String(error), 120)}`;
+      break;
+    }
+    const said = /^\s*SUMMARY:\s*(.+)$/m.exec(reply)?.[1];
+    if (said !== undefined && summary === "") summary = said;
+    const { blocks, malformed } = parseBlocks(reply);
+    const results: EditResult[] = applyBlocks(current, blocks);
+    const touched = new Set(results.filter((r) => r.ok).map((r) => r.block.path));
+    const syntax = [...touched].filter((p) => p.endsWith(".ts")).flatMap((p) => syntaxErrors(p, current.get(p) ?? ""));
+    pending = [
+      ...results.flatMap((r) => (r.ok ? [] : [`block ${r.block.index} (${r.block.path}) ${oneLine(r.reason, 80)}`])),
+      ...malformed,
+      ...syntax,
+      ...(blocks.length === 0 && malformed.length === 0 ? ["no SEARCH/REPLACE block in the reply"] : []),
+    ];
+    ctx.log(`meta llm round ${round}: ${blocks.length} blocks, ${pending.length} problems`);
+    if (pending.length === 0) break;
+    messages.push({ role: "assistant", content: reply }, { role: "user", content: retryPrompt(results, syntax, malformed) });
+  }
+  // A file left unparsable would fail the compile gate for the whole generation: undo it.
+  const reverted: string[] = [];
+  for (const [path, text] of current) {
+    if (!path.endsWith(".ts") || text === originals.get(path) || syntaxErrors(path, text).length === 0) continue;
+    const original = originals.get(path);
+    if (original === undefined) current.delete(path);
+    else current.set(path, original);
+    reverted.push(path);
+  }
+  const changedFiles = [...current].filter(([path, text]) => originals.get(path) !== text).map(([path]) => path);
+  const problems = [
+    ...(pending.length > 0 ? [`unresolved after ${search.llmRetries} retries: ${pending.join("; ")}`] : []),
+    ...(reverted.length > 0 ? [`reverted for syntax errors: ${reverted.join(", ")}`] : []),
+    ...(stop !== "" ? [stop] : []),
+  ];
+  if (changedFiles.length === 0) return { ok: false, note: oneLine(problems.join("; ") || "no edit", 300) };
+  for (const path of changedFiles) await ctx.files.write(path, current.get(path) ?? "");
+  const tail = problems.length > 0 ? `; ${problems.join("; ")}` : "";
+  return { ok: true, report: { summary: oneLine(`llm: ${summary || "edit"} [edited ${changedFiles.join(", ")}${tail}]`, 600), changedFiles } };
+}

@@ -1,0 +1,145 @@
+/**
+ * The offline strategy (the default without an LLM): change a few knobs of the tree with
+ * ts-morph, guided by the lineage (keep moving a knob that helped, back off one that hurt)
+ * and by the feedback (timeouts push effort knobs down). Deterministic for ctx.random.
+ */
+import type { ImproveContext, ImproveReport, ImproveRequest } from "@evolve/contract";
+import { Project, type SourceFile } from "ts-morph";
+import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
+import { formatMoves, hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
+import { search } from "./search-params.js";
+
+const ROOT = "/agent/";
+const SELF = "meta/search-params.ts";
+const EFFORT = /iter|restart|sample|round|trial|depth|attempt|budget|lookahead|generation|pass|rollout/i;
+const NOT_EFFORT = /size|scale|rate|temperature|prob/i;
+/** A type-check costs about a second; skip it when the deadline is closer than this. */
+const CHECK_MARGIN_MS = 8000;
+
+/** Loads every TypeScript file of the tree into an in-memory ts-morph project. */
+async function loadTree(ctx: ImproveContext): Promise<{ project: Project; originals: Map<string, string> }> {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, target: 9, module: 199, moduleResolution: 99, lib: ["lib.es2023.d.ts"], noEmit: true },
+  });
+  const originals = new Map<string, string>();
+  for (const path of await ctx.files.list()) {
+    if (!path.endsWith(".ts") || path.endsWith(".d.ts")) continue;
+    const text = await ctx.files.read(path);
+    originals.set(path, text);
+    project.createSourceFile(ROOT + path, text);
+  }
+  return { project, originals };
+}
+
+/** Diagnostics as comparable keys; the contract module is not in the tree, so its absence is ignored. */
+function diagnosticKeys(project: Project): Set<string> {
+  const keys = new Set<string>();
+  for (const d of project.getPreEmitDiagnostics()) {
+    const raw = d.getMessageText();
+    const message = typeof raw === "string" ? raw : raw.getMessageText();
+    if (d.getCode() === 2307 || message.includes("@evolve/contract")) continue;
+    keys.add(`${d.getSourceFile()?.getFilePath() ?? ""}|${d.getCode()}|${message}`);
+  }
+  return keys;
+}
+
+function knobsOf(path: string, sf: SourceFile): Knob[] {
+  const annotated = annotatedKnobs(path, sf);
+  if (annotated.length > 0 || !search.literalFallback) return annotated;
+  return literalKnobs(path, sf, annotated);
+}
+
+function pickWeighted<T>(items: readonly T[], weight: (item: T) => number, random: () => number): T | undefined {
+  const total = items.reduce((sum, item) => sum + weight(item), 0);
+  let r = random() * total;
+  for (const item of items) {
+    r -= weight(item);
+    if (r < 0) return item;
+  }
+  return items[items.length - 1];
+}
+
+/** The solver file of the task being evolved: `task/<name>.ts`, else a task file naming it. */
+function taskFileOf(task: string, paths: readonly string[]): string | null {
+  const exact = `task/${task}.ts`;
+  if (paths.includes(exact)) return exact;
+  return paths.find((p) => p.startsWith("task/") && p.includes(task)) ?? null;
+}
+
+/** Runs the offline strategy; `note` is appended to the summary (e.g. why the LLM was not used). */
+export async function offlineImprove(request: ImproveRequest, ctx: ImproveContext, note = ""): Promise<ImproveReport> {
+  const random = (): number => ctx.random();
+  const { project, originals } = await loadTree(ctx);
+  const paths = [...originals.keys()];
+  const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
+  const history = knobHistory(request.lineage, search.memory);
+  const text = [request.feedback.stderr, ...request.feedback.instances.map((i) => i.feedback)].join("\n");
+  const timeoutPressure = /time ?out|timed out|deadline|time limit/i.test(text);
+  const steps = { stepScale: search.stepScale, momentum: search.momentum, retreat: search.retreat };
+
+  const hintOf = (knob: Knob): Hint => {
+    const hint = hintFor(history.get(`${knob.file}|${knob.name}`), steps);
+    const effort = knob.spec.kind === "range" && knob.spec.int && EFFORT.test(knob.name) && !NOT_EFFORT.test(knob.name);
+    if (!effort || hint.direction !== 0) return hint;
+    // Without a credited move, more effort is the usual bet, unless instances ran out of time.
+    return timeoutPressure ? { ...hint, direction: -1, weight: 3 } : { ...hint, direction: random() < 0.7 ? 1 : -1 };
+  };
+
+  const taskFile = taskFileOf(request.task.name, paths);
+  const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return sf !== undefined && knobsOf(p, sf).length > 0; });
+  const plan: string[] = [];
+  for (let i = 0; i < search.editsPerGeneration; i++) {
+    const others = withKnobs.filter((p) => p !== taskFile);
+    const useTask = taskFile !== null && withKnobs.includes(taskFile) && (random() < search.taskFileBias || others.length === 0);
+    const file = useTask ? taskFile : others[Math.floor(random() * others.length)];
+    if (file !== undefined && file !== null) plan.push(file);
+  }
+  if (withKnobs.includes(SELF) && random() < search.selfEditRate) plan.push(SELF);
+
+  const checking = search.typeCheck && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
+  const baseline = checking ? diagnosticKeys(project) : new Set<string>();
+  const moves: Move[] = [];
+  const tried = new Set<string>();
+
+  const editOnce = (path: string): boolean => {
+    const sf = sourceOf(path);
+    if (!sf) return false;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const knobs = knobsOf(path, sf).filter((k) => !tried.has(`${path}|${k.name}`));
+      const knob = pickWeighted(knobs, (k) => hintOf(k).weight, random);
+      if (!knob) return false;
+      tried.add(`${path}|${knob.name}`);
+      const next = mutate(knob, hintOf(knob), steps, random);
+      if (next === null) continue;
+      const before = sf.getFullText();
+      sf.replaceText([knob.start, knob.end], next);
+      if (checking && [...diagnosticKeys(project)].some((k) => !baseline.has(k))) {
+        sf.replaceWithText(before);
+        continue;
+      }
+      moves.push({ file: path, name: knob.name, from: knob.text, to: next });
+      return true;
+    }
+    return false;
+  };
+
+  for (const path of plan) editOnce(path);
+  // Never an empty generation: fall back to our own search parameters, then to any knob.
+  if (moves.length === 0) for (const path of [SELF, ...withKnobs]) if (editOnce(path)) break;
+
+  const changedFiles: string[] = [];
+  for (const [path, original] of originals) {
+    const now = sourceOf(path)?.getFullText();
+    if (now === undefined || now === original) continue;
+    await ctx.files.write(path, now);
+    changedFiles.push(path);
+  }
+  if (changedFiles.length === 0) {
+    const target = taskFile ?? paths[0] ?? "task/index.ts";
+    const body = originals.get(target) ?? "";
+    await ctx.files.write(target, `${body}${body.endsWith("\n") || body === "" ? "" : "\n"}// offline: no knob found in ${request.generation.id}\n`);
+    return { summary: `offline: no changeable knob; marked ${target}${note}`, changedFiles: [target] };
+  }
+  return { summary: `offline: ${formatMoves(moves)}${note}`, changedFiles };
+}
