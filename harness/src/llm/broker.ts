@@ -1,0 +1,243 @@
+/**
+ * The LLM broker of one generation (or one evaluation): what the evolution loop hands to the
+ * sandbox as `onLlm` / `onTool`. It parses the agent's untrusted request, enforces the
+ * generation and run budgets before anything is sent, calls the port, and records every call.
+ * A rejection's message is what the agent sees, so it says plainly why.
+ */
+import type { ToolMessage, WireLlmResponse } from "../../../sandbox/runner/protocol.js";
+import { EvolveError } from "../../../sandbox/src/errors.js";
+import { DEFAULT_REQUEST_CAPS, parseAgentRequest, type ParsedAgentRequest, type RequestCaps } from "./agent-request.js";
+import { BudgetLedger, type BudgetLimits, type Reservation } from "./budget-ledger.js";
+import type { LlmPort } from "./llm-port.js";
+import { costUsd, type TokenPrice } from "./pricing.js";
+import { redactAll } from "./secret.js";
+import { ToolTranscriptEntry, type LlmTranscriptEntry, type TranscriptEntry } from "./transcript.js";
+
+/** The fewest completion tokens worth sending a call for; budgets shrink maxTokens down to this. */
+export const MIN_COMPLETION_TOKENS = 256;
+
+export interface LlmBrokerOptions {
+  /** Null in an offline run: every call is refused. */
+  port: LlmPort | null;
+  /** Model name for transcripts (the port's when there is one). */
+  model: string;
+  price: TokenPrice | null;
+  generationLimits: BudgetLimits;
+  /** Shared by every broker of the run. */
+  runLedger: BudgetLedger;
+  caps?: RequestCaps;
+  /** Values scrubbed from anything recorded or returned (the API key, as a second line of defence). */
+  secrets?: readonly string[];
+  now?: () => number;
+}
+
+export interface BrokerUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Null when the price is unknown and some call spent tokens. */
+  costUsd: number | null;
+  /** Some counts are chars/4 estimates. */
+  estimated: boolean;
+}
+
+/** Brokers one generation's LLM and tool traffic; methods are bound for passing as callbacks. */
+export class LlmBroker {
+  readonly #port: LlmPort | null;
+  readonly #model: string;
+  readonly #price: TokenPrice | null;
+  readonly #generation: BudgetLedger;
+  readonly #run: BudgetLedger;
+  readonly #caps: RequestCaps;
+  readonly #secrets: readonly string[];
+  readonly #now: () => number;
+  readonly #entries: TranscriptEntry[] = [];
+  readonly #abort = new AbortController();
+
+  constructor(options: LlmBrokerOptions) {
+    if (options.port !== null && options.price === null && (options.generationLimits.usd !== null || options.runLedger.limits.usd !== null)) {
+      throw new EvolveError("invalid_options", `a dollar budget is set but the price of model "${options.model}" is unknown`, {
+        hint: "Give a price per 1M tokens for the model, or use a token budget instead.",
+      });
+    }
+    this.#port = options.port;
+    this.#model = options.port?.model ?? options.model;
+    this.#price = options.price;
+    this.#generation = new BudgetLedger("generation", options.generationLimits);
+    this.#run = options.runLedger;
+    this.#caps = options.caps ?? DEFAULT_REQUEST_CAPS;
+    this.#secrets = options.secrets ?? [];
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Answers one agent LLM request, or rejects with the message the agent should see. */
+  readonly onLlm = async (raw: unknown): Promise<WireLlmResponse> => {
+    const at = new Date(this.#now()).toISOString();
+    const parsed = parseAgentRequest(raw, this.#caps);
+    if (!parsed.ok) return this.#refuse(at, "invalid", null, `LLM request refused: ${parsed.reason}`);
+    if (this.#port === null) {
+      return this.#refuse(at, "refused", parsed.request, "LLM unavailable: this run has no LLM endpoint (offline); check ctx.llm.available");
+    }
+    const fit = this.#fit(parsed.request);
+    if (!fit.ok) return this.#refuse(at, "refused", parsed.request, fit.message, "budget_exhausted");
+
+    const request = { messages: parsed.request.messages, maxTokens: fit.maxTokens, ...temperatureOf(parsed.request) };
+    const result = await this.#port.complete(request, { signal: this.#abort.signal });
+    if (!result.ok) {
+      for (const r of fit.reservations) r.ledger.settle(r.reservation, 0, 0);
+      const error = this.#clean(result.error);
+      this.#record({ at, outcome: "failed", request, response: null, error, failureKind: result.kind, latencyMs: result.latencyMs, attempts: result.attempts });
+      throw new EvolveError("llm_failed", error);
+    }
+    const { completion } = result;
+    const cost = costUsd(this.#price, completion.promptTokens, completion.completionTokens);
+    for (const r of fit.reservations) r.ledger.settle(r.reservation, completion.promptTokens + completion.completionTokens, cost ?? 0);
+    this.#record({
+      at,
+      outcome: "ok",
+      request,
+      response: { content: completion.content, finishReason: completion.finishReason, model: completion.model },
+      error: null,
+      failureKind: null,
+      promptTokens: completion.promptTokens,
+      completionTokens: completion.completionTokens,
+      usageEstimated: completion.usageEstimated,
+      costUsd: cost,
+      latencyMs: result.latencyMs,
+      attempts: result.attempts,
+    });
+    return { content: completion.content, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+  };
+
+  /** Records a workspace tool call reported by the runner (fields capped: it is container output). */
+  readonly onTool = (msg: ToolMessage): void => {
+    const parsed = ToolTranscriptEntry.safeParse({
+      kind: "tool",
+      at: new Date(this.#now()).toISOString(),
+      name: msg.name,
+      path: typeof msg.path === "string" ? msg.path.slice(0, 1_000) : null,
+      ok: msg.ok,
+      error: typeof msg.error === "string" ? this.#clean(msg.error.slice(0, 2_000)) : null,
+    });
+    if (parsed.success) this.#entries.push(parsed.data);
+  };
+
+  /** Every entry so far, in arrival order. */
+  transcript(): TranscriptEntry[] {
+    return this.#entries.map((e) => structuredClone(e));
+  }
+
+  /** Totals over this broker's calls. */
+  usage(): BrokerUsage {
+    const llm = this.#entries.filter((e): e is LlmTranscriptEntry => e.kind === "llm");
+    const spent = llm.filter((e) => e.promptTokens + e.completionTokens > 0);
+    return {
+      calls: llm.filter((e) => e.attempts > 0).length,
+      promptTokens: sum(llm.map((e) => e.promptTokens)),
+      completionTokens: sum(llm.map((e) => e.completionTokens)),
+      costUsd: spent.some((e) => e.costUsd === null) ? null : sum(spent.map((e) => e.costUsd ?? 0)),
+      estimated: llm.some((e) => e.usageEstimated),
+    };
+  }
+
+  /** Tokens the agent may still spend in this generation (for ImproveRequest.budget); null when unlimited. */
+  remainingTokens(): number | null {
+    const gen = this.#generation.remaining().tokens;
+    const run = this.#run.remaining().tokens;
+    if (gen === null) return run;
+    return run === null ? gen : Math.min(gen, run);
+  }
+
+  /** True once the run's budget is spent: the loop should stop proposing children. */
+  get runBudgetSpent(): boolean {
+    return this.#run.exhausted;
+  }
+
+  /** Aborts calls still in flight (the generation's container is gone). */
+  close(): void {
+    this.#abort.abort();
+  }
+
+  #fit(
+    request: ParsedAgentRequest,
+  ): { ok: true; maxTokens: number; reservations: { ledger: BudgetLedger; reservation: Reservation }[] } | { ok: false; message: string } {
+    // Budget checks count prompts at 3 chars a token: tokenizers rarely do worse on code and
+    // prose, and over-counting here is what keeps a hard budget hard.
+    const promptTokens = sum(request.messages.map((m) => Math.ceil(m.content.length / 3) + 4));
+    const floor = Math.min(MIN_COMPLETION_TOKENS, request.maxTokens);
+    let maxTokens = request.maxTokens;
+    for (const ledger of [this.#generation, this.#run]) {
+      const left = ledger.remaining();
+      if (left.tokens !== null) maxTokens = Math.min(maxTokens, left.tokens - promptTokens);
+      if (left.usd !== null && this.#price !== null) {
+        const perOutput = this.#price.outputPer1M / 1_000_000;
+        const promptUsd = (promptTokens * this.#price.inputPer1M) / 1_000_000;
+        maxTokens = Math.min(maxTokens, perOutput === 0 ? Infinity : Math.floor((left.usd - promptUsd) / perOutput));
+      }
+      if (maxTokens < floor) {
+        return {
+          ok: false,
+          message:
+            `LLM budget exhausted: the ${ledger.label} budget has ${describeLeft(left)} left, and this request needs about ` +
+            `${promptTokens} prompt tokens plus at least ${floor} completion tokens. No request was sent.`,
+        };
+      }
+    }
+    const usd = costUsd(this.#price, promptTokens, maxTokens) ?? 0;
+    const reservations = [this.#generation, this.#run].map((ledger) => ({ ledger, reservation: ledger.reserve(promptTokens + maxTokens, usd) }));
+    return { ok: true, maxTokens, reservations };
+  }
+
+  #refuse(
+    at: string,
+    outcome: "invalid" | "refused",
+    request: ParsedAgentRequest | null,
+    message: string,
+    code: "llm_failed" | "budget_exhausted" = "llm_failed",
+  ): never {
+    const error = this.#clean(message);
+    this.#record({
+      at,
+      outcome,
+      request: request === null ? null : { messages: request.messages, maxTokens: request.maxTokens, ...temperatureOf(request) },
+      response: null,
+      error,
+      failureKind: null,
+      latencyMs: 0,
+      attempts: 0,
+    });
+    throw new EvolveError(code, error);
+  }
+
+  #record(entry: Omit<LlmTranscriptEntry, "kind" | "model" | "promptTokens" | "completionTokens" | "usageEstimated" | "costUsd"> &
+    Partial<Pick<LlmTranscriptEntry, "promptTokens" | "completionTokens" | "usageEstimated" | "costUsd">>): void {
+    this.#entries.push({
+      kind: "llm",
+      model: this.#model,
+      promptTokens: 0,
+      completionTokens: 0,
+      usageEstimated: false,
+      costUsd: this.#price === null ? null : 0,
+      ...entry,
+    });
+  }
+
+  #clean(text: string): string {
+    return redactAll(text, this.#secrets);
+  }
+}
+
+function temperatureOf(request: { temperature?: number }): { temperature?: number } {
+  return request.temperature === undefined ? {} : { temperature: request.temperature };
+}
+
+function describeLeft(left: { tokens: number | null; usd: number | null }): string {
+  const parts: string[] = [];
+  if (left.tokens !== null) parts.push(`${left.tokens} tokens`);
+  if (left.usd !== null) parts.push(`$${left.usd.toFixed(4)}`);
+  return parts.join(" and ");
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}

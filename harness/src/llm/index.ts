@@ -1,0 +1,27 @@
+/** The LLM broker: OpenAI-compatible client, budgets, transcripts, replay. */
+export { parseAgentRequest, AgentLlmRequest, RequestCaps, DEFAULT_REQUEST_CAPS } from "./agent-request.js";
+export type { ParsedAgentRequest, AgentRequestParse } from "./agent-request.js";
+export { LlmBroker, MIN_COMPLETION_TOKENS } from "./broker.js";
+export type { LlmBrokerOptions, BrokerUsage } from "./broker.js";
+export { BudgetLedger, BudgetLimits, UNLIMITED, MIN_USEFUL_TOKENS } from "./budget-ledger.js";
+export type { Spend } from "./budget-ledger.js";
+export { resolveLlmSetup, LlmOptions, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS } from "./llm-config.js";
+export type { LlmSetup } from "./llm-config.js";
+export type { ChatMessage, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult, LlmCallOptions } from "./llm-port.js";
+export { createOpenAiPort } from "./openai-port.js";
+export type { OpenAiPortDeps } from "./openai-port.js";
+export { TokenPrice, priceFor, costUsd } from "./pricing.js";
+export { createReplayPort } from "./replay-port.js";
+export type { ReplayPort } from "./replay-port.js";
+export { RetryPolicy, DEFAULT_RETRY_POLICY } from "./retry-policy.js";
+export { Secret } from "./secret.js";
+export { estimateTokens, estimatePromptTokens } from "./token-estimate.js";
+export {
+  TranscriptEntry,
+  LlmTranscriptEntry,
+  ToolTranscriptEntry,
+  TRANSCRIPT_SCHEMA_VERSION,
+  serializeTranscript,
+  parseTranscript,
+} from "./transcript.js";
+export type { TranscriptProblem } from "./transcript.js";

@@ -1,0 +1,187 @@
+/**
+ * The one real LlmPort, over the `openai` package: the only file in the project that imports
+ * it. Any OpenAI-compatible endpoint works (OpenAI, vLLM, Ollama, llama.cpp server).
+ * The client's own retries are off so every retry is ours: visible, bounded, counted.
+ */
+import OpenAI from "openai";
+import { z } from "zod";
+import type { LlmSetup } from "./llm-config.js";
+import type { LlmCallOptions, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult } from "./llm-port.js";
+import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from "./retry-policy.js";
+import { redactAll } from "./secret.js";
+import { estimatePromptTokens, estimateTokens } from "./token-estimate.js";
+
+const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+// openai requires some key; keyless local servers ignore it.
+const PLACEHOLDER_KEY = "no-key";
+const MAX_ERROR_CHARS = 500;
+
+/** Injectable clock, sleep and randomness so retries are testable without real waits. */
+export interface OpenAiPortDeps {
+  now?: () => number;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+// The endpoint is configured by the user but still a network peer: parse what it returns.
+const ChatResponse = z
+  .object({
+    model: z.string().optional(),
+    choices: z
+      .array(
+        z
+          .object({
+            message: z.object({ content: z.string().nullable().optional() }).loose(),
+            finish_reason: z.string().nullable().optional(),
+          })
+          .loose(),
+      )
+      .min(1),
+    usage: z
+      .object({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() })
+      .loose()
+      .nullable()
+      .optional(),
+  })
+  .loose();
+
+type Attempt =
+  | { ok: true; completion: LlmCompletion }
+  | { ok: false; kind: LlmFailureKind; error: string; status: number | null; retryable: boolean; retryAfterMs: number | null };
+
+/** Builds the adapter for an available setup. */
+export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, deps: OpenAiPortDeps = {}): LlmPort {
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+  const sleep = deps.sleep ?? abortableSleep;
+  const secrets = setup.apiKey === null ? [] : [setup.apiKey.reveal()];
+  const clean = (text: string): string => truncate(redactAll(text, secrets), MAX_ERROR_CHARS);
+  const client = new OpenAI({
+    apiKey: setup.apiKey?.reveal() ?? PLACEHOLDER_KEY,
+    baseURL: setup.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+    timeout: setup.timeoutMs,
+    maxRetries: 0,
+    // OPENAI_LOG=debug in the environment would otherwise print requests.
+    logLevel: "off",
+  });
+  // Newer OpenAI models reject max_tokens; older compatible servers do not know the new name.
+  let tokenParam: "max_tokens" | "max_completion_tokens" = "max_tokens";
+
+  const attemptOnce = async (request: LlmCompletionRequest, signal: AbortSignal | undefined): Promise<Attempt> => {
+    const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
+      model: setup.model,
+      messages: request.messages,
+      [tokenParam]: request.maxTokens,
+      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    };
+    try {
+      const raw: unknown = await client.chat.completions.create(body, signal === undefined ? {} : { signal });
+      return toCompletion(raw, request, setup.model, clean);
+    } catch (err) {
+      const failure = classify(err, setup.timeoutMs, clean, now());
+      if (tokenParam === "max_tokens" && failure.status === 400 && /max_completion_tokens/.test(failure.error)) {
+        tokenParam = "max_completion_tokens";
+        return { ...failure, retryable: true, retryAfterMs: 0 };
+      }
+      return failure;
+    }
+  };
+
+  return {
+    model: setup.model,
+    complete: async (request: LlmCompletionRequest, options: LlmCallOptions = {}): Promise<LlmResult> => {
+      const started = now();
+      const { signal } = options;
+      let attempts = 0;
+      for (;;) {
+        attempts++;
+        const attempt = await attemptOnce(request, signal);
+        if (attempt.ok) return { ok: true, completion: attempt.completion, attempts, latencyMs: now() - started };
+        const last = attempts >= setup.retry.maxAttempts || !attempt.retryable || signal?.aborted === true;
+        if (!last) {
+          try {
+            await sleep(backoffDelayMs(attempts, setup.retry, random, attempt.retryAfterMs), signal);
+            continue;
+          } catch {
+            return { ok: false, kind: "aborted", error: "LLM call aborted", status: null, attempts, latencyMs: now() - started };
+          }
+        }
+        const error = `LLM call failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${attempt.error}`;
+        return { ok: false, kind: attempt.kind, error, status: attempt.status, attempts, latencyMs: now() - started };
+      }
+    },
+  };
+}
+
+function toCompletion(raw: unknown, request: LlmCompletionRequest, model: string, clean: (s: string) => string): Attempt {
+  const parsed = ChatResponse.safeParse(raw);
+  if (!parsed.success) {
+    return badResponse(clean(`endpoint returned an unexpected response: ${z.prettifyError(parsed.error)}`));
+  }
+  const choice = parsed.data.choices[0];
+  const content = choice?.message.content;
+  if (typeof content !== "string") {
+    return badResponse(`endpoint returned no text content (finish_reason ${String(choice?.finish_reason ?? null)})`);
+  }
+  const usage = parsed.data.usage;
+  return {
+    ok: true,
+    completion: {
+      content,
+      finishReason: choice?.finish_reason ?? null,
+      promptTokens: usage?.prompt_tokens ?? estimatePromptTokens(request.messages),
+      completionTokens: usage?.completion_tokens ?? estimateTokens(content),
+      usageEstimated: usage === undefined || usage === null,
+      model: parsed.data.model ?? model,
+    },
+  };
+}
+
+function badResponse(error: string): Attempt {
+  return { ok: false, kind: "bad_response", error, status: null, retryable: false, retryAfterMs: null };
+}
+
+function classify(err: unknown, timeoutMs: number, clean: (s: string) => string, now: number): Extract<Attempt, { ok: false }> {
+  const base = { ok: false as const, status: null, retryAfterMs: null };
+  // Order matters: the timeout and abort errors are subclasses of APIConnectionError / APIError.
+  if (err instanceof OpenAI.APIUserAbortError) return { ...base, kind: "aborted", error: "aborted", retryable: false };
+  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    return { ...base, kind: "timeout", error: `timed out after ${timeoutMs} ms`, retryable: true };
+  }
+  if (err instanceof OpenAI.APIConnectionError) {
+    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
+    return { ...base, kind: "network", error: clean(`network error (${err.message}${cause})`), retryable: true };
+  }
+  if (err instanceof OpenAI.APIError && typeof err.status === "number") {
+    const retryAfterMs = parseRetryAfter(err.headers?.get("retry-after"), now);
+    return {
+      ok: false,
+      kind: "http",
+      status: err.status,
+      error: clean(`HTTP ${err.status}: ${err.message}`),
+      retryable: isRetryableStatus(err.status),
+      retryAfterMs,
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { ...base, kind: "bad_response", error: clean(`unexpected client error: ${message}`), retryable: false };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [truncated]`;
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(new Error("aborted"));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
