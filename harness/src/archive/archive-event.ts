@@ -1,0 +1,52 @@
+/** events.jsonl: one JSON object per line, appended as the run goes. */
+import { z } from "zod";
+import { ValidationStage } from "../contract/results.js";
+import { RngState } from "../selection/rng.js";
+import { SelectionStrategyName } from "../selection/strategies.js";
+import { GenerationId, Timestamp } from "./generation-id.js";
+
+const base = { at: Timestamp };
+const gen = { at: Timestamp, generation: GenerationId };
+
+export const ArchiveEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("started"), ...base, run: z.string(), pid: z.number().int().optional() }),
+  z.object({
+    type: z.literal("selected"),
+    ...gen,
+    parent: GenerationId,
+    strategy: SelectionStrategyName,
+    /** The RNG right after this draw, so the event log alone can rebuild the sequence. */
+    rng: RngState.optional(),
+  }),
+  z.object({
+    type: z.literal("self_modified"),
+    ...gen,
+    ok: z.boolean(),
+    error: z.string().nullable(),
+    durationMs: z.number().nonnegative(),
+  }),
+  z.object({
+    type: z.literal("validated"),
+    ...gen,
+    ok: z.boolean(),
+    stage: ValidationStage.nullable(),
+    code: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal("evaluated"),
+    ...gen,
+    visible: z.number().nullable(),
+    heldout: z.number().nullable(),
+    stage1: z.number().nullable(),
+  }),
+  z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid"]) }),
+  z.object({ type: z.literal("resumed"), ...base, recorded: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("interrupted"), ...base, reason: z.string() }),
+  z.object({ type: z.literal("finished"), ...base, best: GenerationId.nullable() }),
+]);
+export type ArchiveEvent = z.infer<typeof ArchiveEvent>;
+export type ArchiveEventType = ArchiveEvent["type"];
+
+/** transcript.jsonl: every LLM request/response and tool call; kind and time, the rest kept. */
+export const TranscriptEntry = z.looseObject({ kind: z.string().min(1), at: Timestamp });
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>;

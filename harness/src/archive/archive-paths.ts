@@ -1,0 +1,23 @@
+/** Where things live inside a run folder (see DESIGN.md, archive layout). */
+import { join } from "node:path";
+
+export const RUN_FILE = "run.json";
+export const EVENTS_FILE = "events.jsonl";
+export const GENERATION_FILE = "generation.json";
+export const PATCH_FILE = "patch.diff";
+export const SNAPSHOT_DIR = "snapshot";
+export const TRANSCRIPT_FILE = "transcript.jsonl";
+export const LOGS_DIR = "logs";
+
+/** The paths of one generation's folder. */
+export function generationPaths(runDir: string, id: string) {
+  const dir = join(runDir, id);
+  return {
+    dir,
+    record: join(dir, GENERATION_FILE),
+    patch: join(dir, PATCH_FILE),
+    snapshot: join(dir, SNAPSHOT_DIR),
+    transcript: join(dir, TRANSCRIPT_FILE),
+    logs: join(dir, LOGS_DIR),
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Reading the archive back, every record through zod. A corrupt, truncated or
+ * schema-violating record is reported by path with the reason and skipped: never fatal
+ * to reading the rest, never silently dropped.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { z } from "zod";
+import { EvolveError } from "../../../sandbox/src/errors.js";
+import { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
+import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
+import { TEMP_PREFIX } from "./atomic-fs.js";
+import { GenerationRecord } from "./generation-record.js";
+import { GenerationId, parseGenerationId } from "./generation-id.js";
+import type { ArchiveProblem } from "./parse-problem.js";
+import { parseJsonText } from "./parse-problem.js";
+import { RunRecord } from "./run-record.js";
+
+/** A run found under an archive root. */
+export interface RunListing {
+  readonly id: string;
+  readonly dir: string;
+  readonly run: RunRecord;
+  /** Generation folders on disk (not read: cheap enough for `evolve ls`). */
+  readonly generationCount: number;
+}
+
+/** A run read back: its record (null if run.json is unreadable), generations in id order. */
+export interface RunContents {
+  readonly dir: string;
+  readonly run: RunRecord | null;
+  readonly generations: GenerationRecord[];
+  readonly problems: ArchiveProblem[];
+}
+
+/** How many files are read at once: enough to hide latency, few enough for fd limits. */
+const READ_CONCURRENCY = 64;
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function readText(path: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  try {
+    return { ok: true, text: await readFile(path, "utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, reason: code === "ENOENT" ? "missing file" : `unreadable: ${String(error)}` };
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads run.json, or the problem with it. */
+export async function readRunRecord(runDir: string): Promise<{ ok: true; value: RunRecord } | { ok: false; problem: ArchiveProblem }> {
+  const path = join(runDir, RUN_FILE);
+  const text = await readText(path);
+  if (!text.ok) return { ok: false, problem: { path, reason: text.reason } };
+  const parsed = parseJsonText(text.text, RunRecord);
+  return parsed.ok ? parsed : { ok: false, problem: { path, reason: parsed.reason } };
+}
+
+/** Runs under an archive root, newest first; folders that are not readable runs are problems. */
+export async function listRuns(root: string): Promise<{ runs: RunListing[]; problems: ArchiveProblem[] }> {
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { runs: [], problems: [] };
+    throw new EvolveError("archive_corrupt", `cannot list ${root}`, { cause: error });
+  }
+  const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith("."));
+  const results = await mapLimited(dirs, READ_CONCURRENCY, async (e) => {
+    const dir = join(root, e.name);
+    const record = await readRunRecord(dir);
+    if (!record.ok) return record;
+    const names = await readdir(dir);
+    const generationCount = names.filter((n) => parseGenerationId(n) !== null).length;
+    return { ok: true as const, listing: { id: e.name, dir, run: record.value, generationCount } };
+  });
+  const runs: RunListing[] = [];
+  const problems: ArchiveProblem[] = [];
+  for (const r of results) {
+    if (r.ok) runs.push(r.listing);
+    else problems.push(r.problem);
+  }
+  runs.sort((a, b) => (a.run.createdAt < b.run.createdAt ? 1 : a.run.createdAt > b.run.createdAt ? -1 : 0));
+  return { runs, problems };
+}
+
+/** Reads one generation.json, checking it sits in the folder of its own id. */
+export async function readGenerationRecord(
+  runDir: string,
+  id: string,
+): Promise<{ ok: true; value: GenerationRecord } | { ok: false; problem: ArchiveProblem }> {
+  const path = generationPaths(runDir, id).record;
+  const text = await readText(path);
+  if (!text.ok) return { ok: false, problem: { path, reason: text.reason } };
+  const parsed = parseJsonText(text.text, GenerationRecord);
+  if (!parsed.ok) return { ok: false, problem: { path, reason: parsed.reason } };
+  if (parsed.value.id !== id) return { ok: false, problem: { path, reason: `record id ${parsed.value.id} in folder ${id}` } };
+  return parsed;
+}
+
+/** One generation for commands that name it: unknown or corrupt is an EvolveError. */
+export async function readGeneration(runDir: string, id: string): Promise<GenerationRecord> {
+  if (!GenerationId.safeParse(id).success || !(await isDirectory(generationPaths(runDir, id).dir))) {
+    throw new EvolveError("unknown_generation", `no generation ${id} in ${runDir}`);
+  }
+  const result = await readGenerationRecord(runDir, id);
+  if (!result.ok) throw new EvolveError("archive_corrupt", `${result.problem.path}: ${result.problem.reason}`);
+  return result.value;
+}
+
+/** A whole run: run.json and every generation.json, problems collected, ids in order. */
+export async function readRun(runDir: string): Promise<RunContents> {
+  if (!(await isDirectory(runDir))) throw new EvolveError("unknown_run", `no run folder at ${runDir}`);
+  const problems: ArchiveProblem[] = [];
+  const record = await readRunRecord(runDir);
+  if (!record.ok) problems.push(record.problem);
+  const entries = await readdir(runDir, { withFileTypes: true });
+  const ids = entries
+    .filter((e) => !e.name.startsWith(TEMP_PREFIX) && parseGenerationId(e.name) !== null)
+    .map((e) => e.name)
+    .sort((a, b) => (parseGenerationId(a) ?? 0) - (parseGenerationId(b) ?? 0));
+  const results = await mapLimited(ids, READ_CONCURRENCY, (id) => readGenerationRecord(runDir, id));
+  const generations: GenerationRecord[] = [];
+  for (const r of results) {
+    if (r.ok) generations.push(r.value);
+    else problems.push(r.problem);
+  }
+  return { dir: runDir, run: record.ok ? record.value : null, generations, problems };
+}
+
+/** Parses a JSON-lines file; each bad line is a problem "<path>:<line>". */
+async function readJsonLines<T>(path: string, schema: z.ZodType<T>): Promise<{ items: T[]; problems: ArchiveProblem[] }> {
+  const text = await readText(path);
+  if (!text.ok) return { items: [], problems: [{ path, reason: text.reason }] };
+  const items: T[] = [];
+  const problems: ArchiveProblem[] = [];
+  const lines = text.text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  lines.forEach((line, i) => {
+    const parsed = parseJsonText(line, schema);
+    if (parsed.ok) items.push(parsed.value);
+    else problems.push({ path: `${path}:${i + 1}`, reason: parsed.reason });
+  });
+  return { items, problems };
+}
+
+/** events.jsonl, line by line. */
+export async function readEvents(runDir: string): Promise<{ events: ArchiveEvent[]; problems: ArchiveProblem[] }> {
+  const { items, problems } = await readJsonLines(join(runDir, EVENTS_FILE), ArchiveEvent);
+  return { events: items, problems };
+}
+
+/** A generation's transcript.jsonl, line by line. */
+export async function readTranscript(runDir: string, id: string): Promise<{ entries: TranscriptEntry[]; problems: ArchiveProblem[] }> {
+  const { items, problems } = await readJsonLines(generationPaths(runDir, id).transcript, TranscriptEntry);
+  return { entries: items, problems };
+}
+
+/** A generation's patch.diff as text. */
+export async function readPatch(runDir: string, id: string): Promise<string> {
+  const path = generationPaths(runDir, id).patch;
+  const text = await readText(path);
+  if (!text.ok) throw new EvolveError("archive_corrupt", `${path}: ${text.reason}`);
+  return text.text;
+}

@@ -1,0 +1,207 @@
+/**
+ * The one writer of a run folder. A generation is built in a temporary folder inside the
+ * run folder and renamed into place, so it either fully exists or not at all; run.json is
+ * replaced atomically; events are appended one line at a time. Ids are allocated here,
+ * monotonically, continuing from what is on disk when a run is reopened.
+ */
+import { access, appendFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { EvolveError } from "../../../sandbox/src/errors.js";
+import { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
+import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
+import { syncDirectory, TEMP_PREFIX, tempPathFor, toJsonText, writeFileAtomic, writeFileSynced } from "./atomic-fs.js";
+import { GenerationRecord } from "./generation-record.js";
+import { formatGenerationId, parseGenerationId } from "./generation-id.js";
+import { formatZodError } from "./parse-problem.js";
+import { RunRecord } from "./run-record.js";
+import { copyTree, hashDirectory } from "./tree.js";
+
+/** What goes into a generation folder besides generation.json. */
+export interface GenerationFiles {
+  /** The agent tree as the meta agent left it; null when nothing usable came back. */
+  readonly snapshotDir: string | null;
+  /** Unified diff against the parent's snapshot (against the empty tree for generation 0). */
+  readonly patch: string;
+  readonly transcript: readonly TranscriptEntry[];
+  /** Log name (e.g. "self-modify.stderr") → capped text; names are plain file names. */
+  readonly logs: Readonly<Record<string, string>>;
+}
+
+const LOG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown } }, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new EvolveError("internal", `refusing to write an invalid ${what}: ${formatZodError(result.error)}`);
+}
+
+/** Writes one run folder; not shared between processes (one harness process owns a run). */
+export class ArchiveWriter {
+  readonly runDir: string;
+  #run: RunRecord;
+  #next: number;
+  readonly #recorded: Set<string>;
+  readonly #pending = new Set<string>();
+  #eventChain: Promise<void> = Promise.resolve();
+  #runChain: Promise<unknown> = Promise.resolve();
+
+  private constructor(runDir: string, run: RunRecord, next: number, recorded: Set<string>) {
+    this.runDir = runDir;
+    this.#run = run;
+    this.#next = next;
+    this.#recorded = recorded;
+  }
+
+  /** Creates `<root>/<run.id>/` with run.json and an empty events.jsonl; the folder must not exist. */
+  static async create(root: string, run: RunRecord): Promise<ArchiveWriter> {
+    const record = parseOrThrow(RunRecord, run, "run record");
+    const runDir = join(root, record.id);
+    await mkdir(root, { recursive: true });
+    try {
+      await mkdir(runDir);
+    } catch (cause) {
+      throw new EvolveError("invalid_options", `run folder ${runDir} already exists`, { cause, hint: "choose another run id, or resume it" });
+    }
+    await writeFileAtomic(join(runDir, RUN_FILE), toJsonText(record));
+    await writeFileSynced(join(runDir, EVENTS_FILE), "");
+    return new ArchiveWriter(runDir, record, 0, new Set());
+  }
+
+  /** Reopens a run to continue it: sweeps leftover temporaries and resumes id numbering. */
+  static async open(runDir: string): Promise<ArchiveWriter> {
+    const runPath = join(runDir, RUN_FILE);
+    let text: string;
+    try {
+      text = await readFile(runPath, "utf8");
+    } catch (cause) {
+      throw new EvolveError("unknown_run", `no run at ${runDir} (cannot read ${RUN_FILE})`, { cause });
+    }
+    let run: RunRecord;
+    try {
+      const parsed = RunRecord.safeParse(JSON.parse(text));
+      if (!parsed.success) throw new Error(formatZodError(parsed.error));
+      run = parsed.data;
+    } catch (cause) {
+      throw new EvolveError("archive_corrupt", `${runPath}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
+    const recorded = new Set<string>();
+    let next = 0;
+    for (const entry of await readdir(runDir, { withFileTypes: true })) {
+      if (entry.name.startsWith(TEMP_PREFIX)) {
+        // Left by a process killed mid-write: never renamed into place, so never a record.
+        await rm(join(runDir, entry.name), { recursive: true, force: true });
+        continue;
+      }
+      const n = parseGenerationId(entry.name);
+      if (n === null || !entry.isDirectory()) continue;
+      recorded.add(entry.name);
+      next = Math.max(next, n + 1);
+    }
+    await terminateLastEvent(join(runDir, EVENTS_FILE));
+    return new ArchiveWriter(runDir, run, next, recorded);
+  }
+
+  /** The run record as last written. */
+  get run(): RunRecord {
+    return this.#run;
+  }
+
+  /** Ids of the generations on disk or recorded through this writer. */
+  recordedIds(): string[] {
+    return [...this.#recorded];
+  }
+
+  /** A fresh generation id, one higher than any allocated or on disk. */
+  allocateGenerationId(): string {
+    return formatGenerationId(this.#next++);
+  }
+
+  /** Writes one generation atomically; its id must be new to this run. */
+  async recordGeneration(record: GenerationRecord, files: GenerationFiles): Promise<void> {
+    const parsed = parseOrThrow(GenerationRecord, record, "generation record");
+    const transcript = files.transcript.map((e, i) => parseOrThrow(TranscriptEntry, e, `transcript entry ${i}`));
+    for (const name of Object.keys(files.logs)) {
+      if (!LOG_NAME.test(name)) throw new EvolveError("internal", `refusing log name ${JSON.stringify(name)}`);
+    }
+    if ((files.snapshotDir === null) !== (parsed.snapshotHash === null)) {
+      throw new EvolveError("internal", `${parsed.id}: a snapshot and a snapshot hash go together`);
+    }
+    const id = parsed.id;
+    const paths = generationPaths(this.runDir, id);
+    if (this.#recorded.has(id) || this.#pending.has(id) || (await exists(paths.dir))) {
+      throw new EvolveError("internal", `generation ${id} is already recorded in ${this.runDir}`);
+    }
+    this.#pending.add(id);
+    const temp = tempPathFor(paths.dir);
+    try {
+      const staged = generationPaths(temp, ".");
+      await mkdir(temp);
+      if (files.snapshotDir !== null) {
+        await copyTree(files.snapshotDir, staged.snapshot);
+        const hash = await hashDirectory(staged.snapshot);
+        if (hash !== parsed.snapshotHash) {
+          throw new EvolveError("internal", `${id}: snapshot hash ${hash} differs from the record's ${parsed.snapshotHash}`);
+        }
+      }
+      await writeFileSynced(staged.patch, files.patch);
+      await writeFileSynced(staged.transcript, transcript.map((e) => `${JSON.stringify(e)}\n`).join(""));
+      await mkdir(staged.logs);
+      for (const [name, text] of Object.entries(files.logs)) await writeFileSynced(join(staged.logs, name), text);
+      await writeFileSynced(staged.record, toJsonText(parsed));
+      await syncDirectory(temp);
+      await rename(temp, paths.dir);
+      await syncDirectory(this.runDir);
+    } catch (error) {
+      await rm(temp, { recursive: true, force: true });
+      throw error;
+    } finally {
+      this.#pending.delete(id);
+    }
+    this.#recorded.add(id);
+    const n = parseGenerationId(id) ?? 0;
+    this.#next = Math.max(this.#next, n + 1);
+  }
+
+  /** Rewrites run.json atomically with `change` applied (updatedAt is set here). */
+  async updateRun(change: (run: RunRecord) => RunRecord): Promise<RunRecord> {
+    const next = this.#runChain.then(async () => {
+      const updated = parseOrThrow(RunRecord, { ...change(this.#run), updatedAt: new Date().toISOString() }, "run record");
+      await writeFileAtomic(join(this.runDir, RUN_FILE), toJsonText(updated));
+      this.#run = updated;
+      return updated;
+    });
+    this.#runChain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Appends one event line; appends are serialised so lines never interleave. */
+  async appendEvent(event: ArchiveEvent): Promise<void> {
+    const line = `${JSON.stringify(parseOrThrow(ArchiveEvent, event, "event"))}\n`;
+    const next = this.#eventChain.then(() => appendFile(join(this.runDir, EVENTS_FILE), line));
+    this.#eventChain = next.catch(() => undefined);
+    return next;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A kill mid-append can leave a partial last line; end it so it stays one (reported) bad line. */
+async function terminateLastEvent(path: string): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch {
+    await writeFileSynced(path, "");
+    return;
+  }
+  if (size === 0) return;
+  const text = await readFile(path, "utf8");
+  if (!text.endsWith("\n")) await appendFile(path, "\n");
+}

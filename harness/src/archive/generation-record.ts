@@ -1,0 +1,87 @@
+/** generation.json: everything known about one attempted child (or the seed), valid or not. */
+import { z } from "zod";
+import { EvaluationResult, ValidationFailure, ValidationStage } from "../contract/results.js";
+import { GenerationId, Timestamp } from "./generation-id.js";
+
+export const GENERATION_SCHEMA_VERSION = 1;
+
+/**
+ * Where an invalid generation stopped: the four validation gates, plus the two steps
+ * before them that can fail on the agent's account (the meta agent crashed or timed out
+ * with nothing usable; the extractor refused its workspace).
+ */
+export const InvalidStage = z.union([ValidationStage, z.enum(["self_modify", "extract"])]);
+export type InvalidStage = z.infer<typeof InvalidStage>;
+
+export const GenerationStatus = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("valid") }),
+  ValidationFailure.extend({ kind: z.literal("invalid"), stage: InvalidStage }),
+]);
+export type GenerationStatus = z.infer<typeof GenerationStatus>;
+
+export const ScoreSummary = z.object({
+  visible: z.number().nullable(),
+  heldout: z.number().nullable(),
+  stage1: z.number().nullable(),
+});
+export type ScoreSummary = z.infer<typeof ScoreSummary>;
+
+export const ChangedFile = z.object({
+  path: z.string().min(1),
+  change: z.enum(["added", "modified", "deleted"]),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+});
+export type ChangedFile = z.infer<typeof ChangedFile>;
+
+const Ms = z.number().nonnegative();
+
+/** Milliseconds per phase; the named phases are typed, others may be added. */
+export const PhaseTimings = z
+  .object({
+    select: Ms,
+    materialise: Ms,
+    selfModify: Ms,
+    extract: Ms,
+    policy: Ms,
+    compile: Ms,
+    signature: Ms,
+    import: Ms,
+    evaluate: Ms,
+    record: Ms,
+    total: Ms,
+  })
+  .partial()
+  .catchall(Ms);
+export type PhaseTimings = z.infer<typeof PhaseTimings>;
+
+export const TokenUsage = z.object({
+  prompt: z.number().int().nonnegative(),
+  completion: z.number().int().nonnegative(),
+});
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+export const GenerationRecord = z.object({
+  schemaVersion: z.literal(GENERATION_SCHEMA_VERSION),
+  id: GenerationId,
+  /** Null for generation 0 (the seed, or the branch point of a `--from` run). */
+  parent: GenerationId.nullable(),
+  depth: z.number().int().nonnegative(),
+  status: GenerationStatus,
+  /** Null when the generation never reached evaluation. */
+  evaluation: EvaluationResult.nullable(),
+  scores: ScoreSummary,
+  /** One line from the meta agent's report (capped by the caller), null if it gave none. */
+  summary: z.string().nullable(),
+  changedFiles: z.array(ChangedFile),
+  tokens: TokenUsage,
+  /** Null when the model's prices are unknown. */
+  costUsd: z.number().nonnegative().nullable(),
+  timings: PhaseTimings,
+  model: z.string().nullable(),
+  /** sha256 of snapshot/ (see snapshotHash); null when nothing usable came back. */
+  snapshotHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  seed: z.number().int(),
+  createdAt: Timestamp,
+});
+export type GenerationRecord = z.infer<typeof GenerationRecord>;

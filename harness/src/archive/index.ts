@@ -1,0 +1,52 @@
+export { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
+export type { ArchiveEventType } from "./archive-event.js";
+export {
+  EVENTS_FILE,
+  GENERATION_FILE,
+  generationPaths,
+  LOGS_DIR,
+  PATCH_FILE,
+  RUN_FILE,
+  SNAPSHOT_DIR,
+  TRANSCRIPT_FILE,
+} from "./archive-paths.js";
+export {
+  listRuns,
+  readEvents,
+  readGeneration,
+  readGenerationRecord,
+  readPatch,
+  readRun,
+  readRunRecord,
+  readTranscript,
+} from "./archive-reader.js";
+export type { RunContents, RunListing } from "./archive-reader.js";
+export { ArchiveWriter } from "./archive-writer.js";
+export type { GenerationFiles } from "./archive-writer.js";
+export { applyPatch, parsePatch } from "./apply-patch.js";
+export type { ApplyPatchResult, FilePatch, ParsePatchResult, PatchFailure, PatchHunk, PatchLine } from "./apply-patch.js";
+export { writeFileAtomic } from "./atomic-fs.js";
+export {
+  ChangedFile,
+  GENERATION_SCHEMA_VERSION,
+  GenerationRecord,
+  GenerationStatus,
+  InvalidStage,
+  PhaseTimings,
+  ScoreSummary,
+  TokenUsage,
+} from "./generation-record.js";
+export { formatGenerationId, GenerationId, parseGenerationId, RunId, Timestamp } from "./generation-id.js";
+export { checkLineage, childrenCounts, childrenOf, depthOf, lineageOf } from "./lineage.js";
+export type { LineageNode } from "./lineage.js";
+export { diffLines, splitLines } from "./line-diff.js";
+export type { Edit } from "./line-diff.js";
+export { formatZodError } from "./parse-problem.js";
+export type { ArchiveProblem } from "./parse-problem.js";
+export { rebuildSnapshot } from "./rebuild-lineage.js";
+export type { RebuildResult } from "./rebuild-lineage.js";
+export { RUN_SCHEMA_VERSION, RunConfig, RunLimits, RunOrigin, RunRecord, RunStatus } from "./run-record.js";
+export { copyTree, hashDirectory, isSafeRelativePath, listTreeFiles, readTree, snapshotHash, writeTree } from "./tree.js";
+export type { Tree } from "./tree.js";
+export { CONTEXT_LINES, diffFile, diffTrees } from "./unified-diff.js";
+export type { TreeDiff } from "./unified-diff.js";

@@ -1,0 +1,102 @@
+/**
+ * Agent trees as data: a map from relative POSIX path to UTF-8 text. Agent trees are
+ * TypeScript sources, so text is what diffs and patches need; a file that is not valid
+ * UTF-8, a link or any other special file is refused rather than silently mangled.
+ */
+import { createHash } from "node:crypto";
+import { lstat, mkdir, readdir, readFile, writeFile, copyFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { EvolveError } from "../../../sandbox/src/errors.js";
+
+/** Relative path ("task/index.ts") → file contents. */
+export type Tree = ReadonlyMap<string, string>;
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Relative paths of the regular files under `root`, sorted, "/"-separated. */
+export async function listTreeFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(rel: string): Promise<void> {
+    const entries = await readdir(join(root, rel), { withFileTypes: true });
+    for (const e of entries) {
+      const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(child);
+      else if (e.isFile()) out.push(child);
+      else throw new EvolveError("invalid_agent", `${join(root, child)}: not a regular file or directory`);
+    }
+  }
+  await walk("");
+  return out.sort(comparePaths);
+}
+
+/** Byte-order comparison of paths (what the snapshot hash sorts by). */
+export function comparePaths(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** Reads every file under `root` into a tree. */
+export async function readTree(root: string): Promise<Tree> {
+  const files = await listTreeFiles(root);
+  const contents = await Promise.all(files.map((f) => readFile(join(root, f))));
+  const tree = new Map<string, string>();
+  files.forEach((f, i) => {
+    try {
+      tree.set(f, decoder.decode(contents[i]));
+    } catch (cause) {
+      throw new EvolveError("invalid_agent", `${join(root, f)}: not valid UTF-8 text`, { cause });
+    }
+  });
+  return tree;
+}
+
+/** A relative path that stays inside its root: no "..", no absolute, no empty parts. */
+export function isSafeRelativePath(path: string): boolean {
+  if (path === "" || path.startsWith("/") || path.includes("\\") || path.includes("\0")) return false;
+  return path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+}
+
+/** Writes a tree under `root` (which may exist; files of the tree are overwritten). */
+export async function writeTree(root: string, tree: Tree): Promise<void> {
+  await mkdir(root, { recursive: true });
+  for (const [path, text] of tree) {
+    if (!isSafeRelativePath(path)) throw new EvolveError("internal", `refusing to write unsafe tree path ${JSON.stringify(path)}`);
+    const target = join(root, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+  }
+}
+
+/** Copies the regular files and directories of `from` into `to`; links are refused. */
+export async function copyTree(from: string, to: string): Promise<void> {
+  const info = await lstat(from);
+  if (!info.isDirectory()) throw new EvolveError("internal", `${from}: not a directory`);
+  await mkdir(to, { recursive: true });
+  for (const e of await readdir(from, { withFileTypes: true })) {
+    const src = join(from, e.name);
+    const dst = join(to, e.name);
+    if (e.isDirectory()) await copyTree(src, dst);
+    else if (e.isFile()) await copyFile(src, dst);
+    else throw new EvolveError("invalid_agent", `${src}: not a regular file or directory`);
+  }
+}
+
+/**
+ * sha256 over the tree: for each path in byte order, the path, a NUL, the byte length,
+ * a NUL and the bytes. Lengths make the encoding unambiguous; the sort makes it
+ * independent of the order files were read or inserted.
+ */
+export function snapshotHash(tree: Tree): string {
+  const hash = createHash("sha256");
+  for (const path of [...tree.keys()].sort(comparePaths)) {
+    const bytes = Buffer.from(tree.get(path) ?? "", "utf8");
+    hash.update(path, "utf8");
+    hash.update(`\0${bytes.length}\0`);
+    hash.update(bytes);
+  }
+  return hash.digest("hex");
+}
+
+/** The snapshot hash of a directory on disk. */
+export async function hashDirectory(root: string): Promise<string> {
+  return snapshotHash(await readTree(root));
+}

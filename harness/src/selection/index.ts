@@ -1,0 +1,13 @@
+export { createRng, restoreRng, RngState } from "./rng.js";
+export type { Rng } from "./rng.js";
+export { candidatesFromGenerations, compareIds } from "./candidates.js";
+export type { GenerationLike, SelectionCandidate } from "./candidates.js";
+export {
+  allStrategies,
+  DEFAULT_SELECTION_STRATEGY,
+  SelectionStrategyName,
+  strategyByName,
+  topThreeMean,
+} from "./strategies.js";
+export type { SelectionStrategy } from "./strategies.js";
+export { selectionProbabilities, selectParent } from "./select-parent.js";
