@@ -71,33 +71,34 @@ export interface EngineInfo {
   runtimes: Runtime[];
 }
 
-/** A container that exists but has not started: files can go in. */
+/** A container that exists but has not started. */
 export interface CreatedSandbox {
   readonly id: string;
-  /** Copy a host directory's tree into `containerDir` (which must be under /work). */
-  putDirectory(hostDir: string, containerDir: string): Promise<void>;
+  /** Start its one process with stdio attached; the timeout clock starts now. */
   start(options: RunOptions): Promise<RunningSandbox>;
   remove(): Promise<void>;
 }
 
-/** A container whose process runs: a line channel on stdin/stdout. */
+/**
+ * A container whose process runs. The workspace is a tmpfs volume, which lives only while
+ * the container does, so files go in and come out while it is running (or paused).
+ */
 export interface RunningSandbox {
   readonly id: string;
-  /** Write one line (JSON-encoded value) to the process's stdin. */
+  /** Copy a host directory's tree to `containerDir` (under /work), owned by the sandbox user. */
+  putDirectory(hostDir: string, containerDir: string): Promise<void>;
+  /** Take `containerDir` out through the safe extractor into a new `hostDir`. */
+  takeDirectory(containerDir: string, hostDir: string, caps?: Partial<ExtractCaps>): Promise<ExtractResult>;
+  /** Write one line (the JSON encoding of `message`) to the process's stdin. */
   send(message: unknown): void;
   closeStdin(): void;
+  /** Freeze every process (cgroup freezer), e.g. to take files out after a timeout. */
+  pause(): Promise<void>;
   /** SIGKILL now; the outcome says killed. */
   kill(): Promise<void>;
   /** Resolves when the process has ended and its outcome is known. */
-  readonly finished: Promise<FinishedSandbox>;
-}
-
-/** A container whose process has ended: its files can come out. */
-export interface FinishedSandbox {
-  readonly id: string;
-  readonly outcome: RunOutcome;
-  /** Take `containerDir` out through the safe extractor into an empty `hostDir`. */
-  takeDirectory(containerDir: string, hostDir: string, caps?: Partial<ExtractCaps>): Promise<ExtractResult>;
+  readonly finished: Promise<RunOutcome>;
+  /** Kill if needed, then remove the container and its volume. Never throws. */
   remove(): Promise<void>;
 }
 

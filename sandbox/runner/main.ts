@@ -1,0 +1,194 @@
+/**
+ * The trusted in-container runner. It lives in the runtime image, outside every agent
+ * tree, so an agent can change the functions it calls but never the protocol.
+ *
+ * It owns stdout: before any agent code loads, console output and process.stdout.write
+ * are redirected to stderr. Only this file writes protocol lines (see protocol.ts).
+ */
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { format } from "node:util";
+import { BUILD_DIR, META_ENTRY, TASK_ENTRY } from "./protocol.js";
+import type { HostMessage, InitMessage, RunnerMessage, WireJson, WireLlmResponse } from "./protocol.js";
+import { createWorkspaceFiles } from "./workspace-files.js";
+import { seededRandom } from "./seeded-random.js";
+
+const protocolWrite = process.stdout.write.bind(process.stdout);
+const toStderr = (...args: unknown[]): void => {
+  process.stderr.write(format(...args) + "\n");
+};
+console.log = toStderr;
+console.info = toStderr;
+console.debug = toStderr;
+console.warn = toStderr;
+console.error = toStderr;
+console.trace = toStderr;
+console.dir = toStderr;
+console.table = toStderr;
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+  process.stderr.write(chunk, ...rest)) as typeof process.stdout.write;
+
+function send(message: RunnerMessage): Promise<void> {
+  return new Promise((resolve) => protocolWrite(JSON.stringify(message) + "\n", () => resolve()));
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const stack = (error.stack ?? "").split("\n").slice(1, 4).join("\n");
+    return `${error.name}: ${error.message}${stack ? "\n" + stack : ""}`.slice(0, 4000);
+  }
+  return String(error).slice(0, 4000);
+}
+
+/** JSON round trip: what the host will see, or an explanation of why it cannot be sent. */
+function toWireJson(value: unknown): { ok: true; value: WireJson } | { ok: false; error: string } {
+  try {
+    const text = JSON.stringify(value === undefined ? null : value);
+    return { ok: true, value: JSON.parse(text) as WireJson };
+  } catch (error) {
+    return { ok: false, error: `result is not JSON-serialisable: ${describeError(error)}` };
+  }
+}
+
+async function loadExport(entry: string, name: string): Promise<unknown> {
+  const module = (await import(pathToFileURL(join(BUILD_DIR, entry)).href)) as Record<string, unknown>;
+  return module[name];
+}
+
+// ---- LLM requests travel to the host and back ------------------------------------------
+
+const pendingLlm = new Map<number, { resolve: (r: WireLlmResponse) => void; reject: (e: Error) => void }>();
+let nextLlmId = 1;
+
+function makeLlm(available: boolean) {
+  return {
+    available,
+    complete(request: unknown): Promise<WireLlmResponse> {
+      if (!available) return Promise.reject(new Error("no LLM is configured for this run (offline)"));
+      const id = nextLlmId++;
+      const parsed = toWireJson(request);
+      if (!parsed.ok) return Promise.reject(new Error(parsed.error));
+      return new Promise((resolve, reject) => {
+        pendingLlm.set(id, { resolve, reject });
+        void send({ type: "llm", id, request: parsed.value as never });
+      });
+    },
+  };
+}
+
+function settleLlm(message: Extract<HostMessage, { type: "llm-result" }>): void {
+  const pending = pendingLlm.get(message.id);
+  if (!pending) return;
+  pendingLlm.delete(message.id);
+  if (message.ok) pending.resolve(message.response);
+  else pending.reject(new Error(message.error));
+}
+
+// ---- modes ------------------------------------------------------------------------------
+
+async function runCheck(): Promise<void> {
+  const exports: Record<string, string> = {};
+  try {
+    exports["solve"] = typeof (await loadExport(TASK_ENTRY, "solve"));
+    exports["improve"] = typeof (await loadExport(META_ENTRY, "improve"));
+  } catch (error) {
+    await send({ type: "load-error", message: describeError(error) });
+    process.exit(1);
+  }
+  await send({ type: "ready", exports });
+  process.exit(0);
+}
+
+function baseContext(task: string, seed: number, llmAvailable: boolean, deadline: number) {
+  return {
+    task,
+    seed,
+    deadline,
+    llm: makeLlm(llmAvailable),
+    random: seededRandom(seed),
+    log: (message: string) => toStderr(String(message).slice(0, 2000)),
+  };
+}
+
+async function startSolve(init: Extract<InitMessage, { mode: "solve" }>): Promise<(m: HostMessage) => void> {
+  let solve: unknown;
+  try {
+    solve = await loadExport(TASK_ENTRY, "solve");
+  } catch (error) {
+    await send({ type: "load-error", message: describeError(error) });
+    process.exit(1);
+  }
+  await send({ type: "ready", exports: { solve: typeof solve } });
+  let queue = Promise.resolve();
+  return (message) => {
+    if (message.type !== "call") return;
+    // Calls run one at a time, in order, as the host sends them.
+    queue = queue.then(async () => {
+      try {
+        if (typeof solve !== "function") throw new Error("solve is not a function");
+        const ctx = baseContext(init.task, (init.seed ^ message.id) >>> 0, init.llmAvailable, message.deadline);
+        const wire = toWireJson(await solve(message.input, ctx));
+        await send(wire.ok ? { type: "result", id: message.id, ok: true, value: wire.value } : { type: "result", id: message.id, ok: false, error: wire.error });
+      } catch (error) {
+        await send({ type: "result", id: message.id, ok: false, error: describeError(error) });
+      }
+    });
+  };
+}
+
+async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Promise<void> {
+  let improve: unknown;
+  try {
+    improve = await loadExport(META_ENTRY, "improve");
+  } catch (error) {
+    await send({ type: "load-error", message: describeError(error) });
+    process.exit(1);
+  }
+  await send({ type: "ready", exports: { improve: typeof improve } });
+  try {
+    if (typeof improve !== "function") throw new Error("improve is not a function");
+    const files = createWorkspaceFiles((event) => void send({ type: "tool", ...event }));
+    const ctx = { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files };
+    const wire = toWireJson(await improve(init.request, ctx));
+    await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value } : { type: "result", id: 0, ok: false, error: wire.error });
+  } catch (error) {
+    await send({ type: "result", id: 0, ok: false, error: describeError(error) });
+  }
+  // Stay alive until the host has taken the workspace out and says shutdown.
+}
+
+// ---- main loop --------------------------------------------------------------------------
+
+let onMessage: ((message: HostMessage) => void) | null = null;
+/** Messages that arrive before the agent module has loaded wait here. */
+const early: HostMessage[] = [];
+let started = false;
+
+function setHandler(handler: (message: HostMessage) => void): void {
+  onMessage = handler;
+  for (const message of early.splice(0)) handler(message);
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on("line", (line) => {
+  let message: HostMessage;
+  try {
+    message = JSON.parse(line) as HostMessage;
+  } catch {
+    toStderr("runner: ignoring a stdin line that is not JSON");
+    return;
+  }
+  if (message.type === "shutdown") process.exit(0);
+  if (message.type === "llm-result") return settleLlm(message);
+  if (message.type === "init" && !started) {
+    started = true;
+    if (message.mode === "check") void runCheck();
+    else if (message.mode === "solve") void startSolve(message).then(setHandler);
+    else void runImprove(message);
+    return;
+  }
+  if (onMessage) onMessage(message);
+  else early.push(message);
+});
+lines.on("close", () => process.exit(0));

@@ -1,0 +1,93 @@
+/**
+ * The hardened container spec: the default for every container the harness creates.
+ * Pure functions from our spec to Docker's create options, so the hardening can be read
+ * and unit-tested in one place.
+ */
+import { DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, LABEL_PREFIX, SANDBOX_UID } from "./limits.js";
+import type { SandboxLabels, SandboxLimits, SandboxSpec } from "./types.js";
+
+export const WORKSPACE_MOUNT = "/work";
+
+/** Docker labels: every container and volume can be found again by session, run, generation. */
+export function dockerLabels(labels: SandboxLabels): Record<string, string> {
+  const out: Record<string, string> = { [`${LABEL_PREFIX}.managed`]: "true", [`${LABEL_PREFIX}.session`]: labels.session };
+  if (labels.run !== undefined) out[`${LABEL_PREFIX}.run`] = labels.run;
+  if (labels.generation !== undefined) out[`${LABEL_PREFIX}.generation`] = labels.generation;
+  if (labels.phase !== undefined) out[`${LABEL_PREFIX}.phase`] = labels.phase;
+  return out;
+}
+
+export function resolveLimits(limits: Partial<SandboxLimits> | undefined): SandboxLimits {
+  return { ...DEFAULT_LIMITS, ...(limits ?? {}) };
+}
+
+/** A size-capped tmpfs volume owned by the sandbox user: the workspace. */
+export function workspaceVolumeOptions(name: string, labels: SandboxLabels, bytes = DEFAULT_WORKSPACE_BYTES) {
+  return {
+    Name: name,
+    Driver: "local",
+    DriverOpts: { type: "tmpfs", device: "tmpfs", o: `size=${bytes},uid=${SANDBOX_UID},gid=${SANDBOX_UID},mode=0700,nosuid,nodev` },
+    Labels: dockerLabels(labels),
+  };
+}
+
+export interface ContainerCreateOptions {
+  Image: string;
+  Cmd: string[];
+  User: string;
+  WorkingDir: string;
+  Env: string[];
+  Labels: Record<string, string>;
+  AttachStdin: boolean;
+  AttachStdout: boolean;
+  AttachStderr: boolean;
+  OpenStdin: boolean;
+  StdinOnce: boolean;
+  Tty: boolean;
+  NetworkDisabled: boolean;
+  HostConfig: Record<string, unknown>;
+}
+
+/** Docker create options for `spec`, with the workspace volume `volumeName` at /work. */
+export function containerCreateOptions(spec: SandboxSpec, volumeName: string): ContainerCreateOptions {
+  const limits = resolveLimits(spec.limits);
+  return {
+    Image: spec.image,
+    Cmd: spec.command,
+    User: `${SANDBOX_UID}:${SANDBOX_UID}`,
+    WorkingDir: WORKSPACE_MOUNT,
+    // Nothing of the host's environment: no keys, no paths.
+    Env: ["HOME=/tmp", "NODE_ENV=production"],
+    Labels: dockerLabels(spec.labels),
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    OpenStdin: true,
+    StdinOnce: true,
+    Tty: false,
+    NetworkDisabled: true,
+    HostConfig: {
+      NetworkMode: "none",
+      ReadonlyRootfs: true,
+      Mounts: [{ Type: "volume", Source: volumeName, Target: WORKSPACE_MOUNT, ReadOnly: false }],
+      Tmpfs: { "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpfsBytes}` },
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges"],
+      PidsLimit: limits.pidsLimit,
+      Memory: limits.memoryBytes,
+      // Equal to Memory: no swap, so a memory hog meets the OOM killer, not the disk.
+      MemorySwap: limits.memoryBytes,
+      NanoCpus: limits.nanoCpus,
+      Init: true,
+      IpcMode: "private",
+      Privileged: false,
+      Ulimits: [
+        { Name: "nofile", Soft: 1024, Hard: 1024 },
+        { Name: "core", Soft: 0, Hard: 0 },
+      ],
+      LogConfig: { Type: "json-file", Config: { "max-size": String(limits.logBytes), "max-file": "1" } },
+      Runtime: spec.runtime ?? "runc",
+      AutoRemove: false,
+    },
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * One hardened container and its workspace volume, through its lifecycle:
+ * created → running (files in/out, stdio) → ended → removed. Removal is idempotent and
+ * never throws, so it can sit in every `finally`.
+ */
+import type Docker from "dockerode";
+import { pack } from "tar-fs";
+import { posix } from "node:path";
+import type { Duplex } from "node:stream";
+import { WORKSPACE_MOUNT } from "./container-spec.js";
+import { SANDBOX_UID } from "./limits.js";
+import { OutputDemux } from "./output-demux.js";
+import { extractSafely } from "./safe-extract.js";
+import type { CreatedSandbox, ExtractCaps, ExtractResult, RunOptions, RunOutcome, RunningSandbox } from "./types.js";
+
+/** The part of /work a container path names, e.g. "/work/build" → "build". */
+function workspaceRelative(containerDir: string): string {
+  const normal = posix.normalize(containerDir);
+  if (normal !== WORKSPACE_MOUNT && !normal.startsWith(WORKSPACE_MOUNT + "/")) {
+    throw new Error(`container path must be under ${WORKSPACE_MOUNT}: ${containerDir}`);
+  }
+  return posix.relative(WORKSPACE_MOUNT, normal);
+}
+
+function isGone(error: unknown): boolean {
+  const status = (error as { statusCode?: number } | null)?.statusCode;
+  return status === 404 || status === 409 || status === 304;
+}
+
+export class DockerSandbox implements CreatedSandbox, RunningSandbox {
+  private removed = false;
+  private stdin: Duplex | null = null;
+  private killedByHost = false;
+  private timedOut = false;
+  private finishedPromise: Promise<RunOutcome> | null = null;
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly container: Docker.Container,
+    private readonly volumeName: string,
+  ) {}
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  get finished(): Promise<RunOutcome> {
+    if (!this.finishedPromise) throw new Error("the sandbox has not started");
+    return this.finishedPromise;
+  }
+
+  async start(options: RunOptions): Promise<RunningSandbox> {
+    const stream = (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+    this.stdin = stream;
+    const demux = new OutputDemux({
+      stdoutCapBytes: options.stdoutCapBytes,
+      stderrCapBytes: options.stderrCapBytes,
+      ...(options.onStdoutLine ? { onStdoutLine: options.onStdoutLine } : {}),
+      onStdoutOverflow: () => void this.kill(),
+    });
+    const streamEnded = new Promise<void>((resolve) => {
+      stream.on("data", (chunk: Buffer) => demux.push(chunk));
+      stream.on("end", resolve);
+      stream.on("close", resolve);
+      stream.on("error", () => resolve());
+    });
+    const startedAt = Date.now();
+    await this.container.start();
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      void this.kill();
+    }, options.timeoutMs);
+    this.finishedPromise = (async (): Promise<RunOutcome> => {
+      let exitCode: number | null = null;
+      try {
+        const result = (await this.container.wait()) as { StatusCode?: number };
+        exitCode = typeof result.StatusCode === "number" ? result.StatusCode : null;
+      } catch {
+        exitCode = null;
+      }
+      clearTimeout(timer);
+      const durationMs = Date.now() - startedAt;
+      // The last output frames can trail the exit a little.
+      await Promise.race([streamEnded, new Promise((r) => setTimeout(r, 1_000))]);
+      let oomKilled = false;
+      try {
+        const state = (await this.container.inspect()).State;
+        oomKilled = state.OOMKilled === true;
+        if (exitCode === null && typeof state.ExitCode === "number") exitCode = state.ExitCode;
+      } catch {
+        // Already removed: nothing more to learn.
+      }
+      return {
+        exitCode,
+        timedOut: this.timedOut,
+        oomKilled,
+        killed: this.killedByHost,
+        stdoutTruncated: demux.stdoutTruncated,
+        stderrTruncated: demux.stderrTruncated,
+        stderr: demux.stderrText(),
+        durationMs,
+      };
+    })();
+    return this;
+  }
+
+  async putDirectory(hostDir: string, containerDir: string): Promise<void> {
+    const prefix = workspaceRelative(containerDir);
+    const archive = pack(hostDir, {
+      map: (header) => {
+        header.name = header.name === "." ? prefix || "." : prefix ? `${prefix}/${header.name}` : header.name;
+        header.uid = SANDBOX_UID;
+        header.gid = SANDBOX_UID;
+        // No set-id or executable bits travel in: agent trees are data.
+        header.mode = header.type === "directory" ? 0o755 : 0o644;
+        return header;
+      },
+    });
+    await this.container.putArchive(archive as unknown as NodeJS.ReadableStream, { path: WORKSPACE_MOUNT });
+  }
+
+  async takeDirectory(containerDir: string, hostDir: string, caps: Partial<ExtractCaps> = {}): Promise<ExtractResult> {
+    const relative = workspaceRelative(containerDir);
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await this.container.getArchive({ path: containerDir });
+    } catch (error) {
+      return { ok: false, reason: `the container's ${containerDir} could not be read: ${(error as Error).message}` };
+    }
+    const rootName = relative === "" ? posix.basename(WORKSPACE_MOUNT) : posix.basename(relative);
+    return extractSafely(stream as never, hostDir, rootName, caps);
+  }
+
+  send(message: unknown): void {
+    if (!this.stdin || this.stdin.destroyed || this.stdin.writableEnded) return;
+    this.stdin.write(JSON.stringify(message) + "\n");
+  }
+
+  closeStdin(): void {
+    if (this.stdin && !this.stdin.writableEnded) this.stdin.end();
+  }
+
+  async pause(): Promise<void> {
+    await this.container.pause().catch((error: unknown) => {
+      if (!isGone(error)) throw error;
+    });
+  }
+
+  async kill(): Promise<void> {
+    this.killedByHost = true;
+    try {
+      await this.container.kill({ signal: "SIGKILL" });
+    } catch (error) {
+      if (!isGone(error)) {
+        // A paused container must be thawed before it can die.
+        await this.container.unpause().catch(() => undefined);
+        await this.container.kill({ signal: "SIGKILL" }).catch(() => undefined);
+      }
+    }
+  }
+
+  async remove(): Promise<void> {
+    if (this.removed) return;
+    this.removed = true;
+    this.stdin?.destroy();
+    await this.container.remove({ force: true }).catch(() => undefined);
+    // The volume stays busy for a moment after the container is gone.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await this.docker.getVolume(this.volumeName).remove();
+        return;
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404) return;
+        await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+      }
+    }
+  }
+}

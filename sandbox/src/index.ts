@@ -1,0 +1,14 @@
+/** The sandbox: the only code that imports dockerode or tar-fs. */
+export { connectEngine, newSessionId } from "./docker-engine.js";
+export type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
+export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./container-spec.js";
+export { DEFAULT_EXTRACT_CAPS, DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, SANDBOX_UID } from "./limits.js";
+export { extractSafely, planExtraction } from "./safe-extract.js";
+export { EvolveError, assertNever } from "./errors.js";
+export type { ErrorCode } from "./errors.js";
+export type * from "./types.js";
+export { checkImports, openSolveSession, runImprove } from "./runner-session.js";
+export type { ImportCheck, ImproveInit, ImproveOptions, ImproveOutcome, SolveReply, SolveSession, SolveSessionOptions } from "./runner-session.js";
+export type { AgentContainerOptions } from "./runner-channel.js";
+export { describeEnd } from "./runner-channel.js";
+export * from "../runner/protocol.js";

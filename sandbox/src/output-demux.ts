@@ -1,0 +1,74 @@
+/**
+ * Docker's attach stream multiplexes stdout and stderr in frames of an 8-byte header
+ * (stream id, 3 zero bytes, big-endian length) and a payload. This splits them, cuts
+ * each at its byte cap, and hands stdout to the caller line by line.
+ */
+export interface DemuxOptions {
+  stdoutCapBytes: number;
+  stderrCapBytes: number;
+  onStdoutLine?: (line: string) => void;
+  /** Called once when stdout passes its cap (the sandbox kills a flooding process). */
+  onStdoutOverflow?: () => void;
+}
+
+export class OutputDemux {
+  private pending: Buffer = Buffer.alloc(0);
+  private lineBuffer: Buffer = Buffer.alloc(0);
+  private stdoutBytes = 0;
+  private readonly stderrChunks: Buffer[] = [];
+  private stderrBytes = 0;
+  stdoutTruncated = false;
+  stderrTruncated = false;
+
+  constructor(private readonly options: DemuxOptions) {}
+
+  push(chunk: Buffer): void {
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    while (this.pending.length >= 8) {
+      const size = this.pending.readUInt32BE(4);
+      if (this.pending.length < 8 + size) return;
+      const stream = this.pending[0];
+      const payload = this.pending.subarray(8, 8 + size);
+      this.pending = this.pending.subarray(8 + size);
+      if (stream === 1) this.stdout(payload);
+      else if (stream === 2) this.stderr(payload);
+    }
+  }
+
+  private stdout(payload: Buffer): void {
+    if (this.stdoutTruncated) return;
+    const room = this.options.stdoutCapBytes - this.stdoutBytes;
+    const accepted = payload.length > room ? payload.subarray(0, Math.max(0, room)) : payload;
+    this.stdoutBytes += accepted.length;
+    this.lineBuffer = Buffer.concat([this.lineBuffer, accepted]);
+    let newline = this.lineBuffer.indexOf(0x0a);
+    while (newline >= 0) {
+      const line = this.lineBuffer.subarray(0, newline).toString("utf8");
+      this.lineBuffer = this.lineBuffer.subarray(newline + 1);
+      this.options.onStdoutLine?.(line);
+      newline = this.lineBuffer.indexOf(0x0a);
+    }
+    if (payload.length > room) {
+      this.stdoutTruncated = true;
+      this.lineBuffer = Buffer.alloc(0);
+      this.options.onStdoutOverflow?.();
+    }
+  }
+
+  private stderr(payload: Buffer): void {
+    const room = this.options.stderrCapBytes - this.stderrBytes;
+    if (room <= 0) {
+      this.stderrTruncated = true;
+      return;
+    }
+    const accepted = payload.length > room ? payload.subarray(0, room) : payload;
+    if (accepted.length < payload.length) this.stderrTruncated = true;
+    this.stderrBytes += accepted.length;
+    this.stderrChunks.push(Buffer.from(accepted));
+  }
+
+  /** The capped stderr so far, decoded. */
+  stderrText(): string {
+    return Buffer.concat(this.stderrChunks).toString("utf8");
+  }
+}

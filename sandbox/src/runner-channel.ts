@@ -1,0 +1,169 @@
+/**
+ * The host end of the runner protocol: starts a hardened container running the trusted
+ * runner, puts the agent's files in, parses every stdout line as hostile data (zod), and
+ * serves the agent's LLM requests through the caller's broker callback.
+ */
+import { z } from "zod";
+import { AGENT_DIR, BUILD_DIR } from "../runner/protocol.js";
+import type { HostMessage, RunnerMessage, ToolMessage, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
+import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
+import { runnerCommand } from "./runtime-image.js";
+import type { Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+
+export interface AgentContainerOptions {
+  engine: SandboxEngine;
+  /** The runtime image (or its tag, for the image built from scratch). */
+  image: string | RuntimeImage;
+  labels: SandboxLabels;
+  /** Host folder with the emitted JS of the agent; it becomes /work/build. */
+  buildDir: string;
+  runtime?: Runtime;
+  limits?: Partial<SandboxLimits>;
+  /** Wall clock for the whole container; SIGKILL at expiry. */
+  timeoutMs: number;
+  stdoutCapBytes?: number;
+  stderrCapBytes?: number;
+  /** The broker: answers the agent's LLM requests; a rejection goes back as the error. */
+  onLlm?: (request: WireLlmRequest) => Promise<WireLlmResponse>;
+  onTool?: (event: ToolMessage) => void;
+}
+
+const Json: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(Json), z.record(z.string(), Json)]),
+);
+
+const LlmRequestSchema = z.object({
+  messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
+  temperature: z.number().optional(),
+  maxTokens: z.number().optional(),
+});
+
+/** Every line the runner may print; anything else is a protocol violation. */
+export const RunnerMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready"), exports: z.record(z.string(), z.string()) }),
+  z.object({ type: z.literal("load-error"), message: z.string() }),
+  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: Json }),
+  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
+  z.object({ type: z.literal("llm"), id: z.number().int(), request: LlmRequestSchema }),
+  z.object({
+    type: z.literal("tool"),
+    name: z.enum(["list", "read", "write", "replace", "delete"]),
+    path: z.string().nullable(),
+    ok: z.boolean(),
+    error: z.string().nullable(),
+  }),
+]);
+
+/** `discriminatedUnion` needs unique keys, so "result" is parsed by a plain union. */
+const ParseSchema = z.union([
+  RunnerMessageSchema,
+  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
+]);
+
+export const DEFAULT_STDOUT_CAP = 8 * 1024 * 1024;
+export const DEFAULT_STDERR_CAP = 256 * 1024;
+
+export interface RunnerChannel {
+  sandbox: RunningSandbox;
+  send(message: HostMessage): void;
+  /** Resolves with the next protocol message, or null once the process has ended. */
+  next(): Promise<RunnerMessage | null>;
+  /** Set when a line was not a protocol message: the container is then killed. */
+  violation(): string | null;
+  finished: Promise<RunOutcome>;
+}
+
+/** Start the runner with the build (and agent tree) in place; caller removes `sandbox`. */
+export async function openRunnerChannel(options: AgentContainerOptions, agentDir?: string): Promise<RunnerChannel> {
+  const image = typeof options.image === "string" ? { tag: options.image, command: runnerCommand(null) } : options.image;
+  const created = await options.engine.createSandbox({
+    image: image.tag,
+    command: image.command,
+    labels: options.labels,
+    ...(options.runtime ? { runtime: options.runtime } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  const queue: RunnerMessage[] = [];
+  const waiters: ((message: RunnerMessage | null) => void)[] = [];
+  let protocolViolation: string | null = null;
+  let ended = false;
+  let sandbox: RunningSandbox | null = null;
+
+  const deliver = (message: RunnerMessage | null): void => {
+    const waiter = waiters.shift();
+    if (waiter) waiter(message);
+    else if (message) queue.push(message);
+  };
+
+  const onLine = (line: string): void => {
+    if (protocolViolation !== null) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = undefined;
+    }
+    const result = ParseSchema.safeParse(parsed);
+    if (!result.success) {
+      protocolViolation = `the container printed a line that is not a protocol message: ${JSON.stringify(line.slice(0, 200))}`;
+      void sandbox?.kill();
+      return;
+    }
+    const message = result.data as RunnerMessage;
+    if (message.type === "llm") return serveLlm(message);
+    if (message.type === "tool") return options.onTool?.(message);
+    deliver(message);
+  };
+
+  const serveLlm = (message: Extract<RunnerMessage, { type: "llm" }>): void => {
+    const answer = options.onLlm
+      ? options.onLlm(message.request)
+      : Promise.reject(new Error("no LLM is available in this run"));
+    answer.then(
+      (response) => sandbox?.send({ type: "llm-result", id: message.id, ok: true, response }),
+      (error: unknown) =>
+        sandbox?.send({ type: "llm-result", id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+
+  try {
+    sandbox = await created.start({
+      timeoutMs: options.timeoutMs,
+      stdoutCapBytes: options.stdoutCapBytes ?? DEFAULT_STDOUT_CAP,
+      stderrCapBytes: options.stderrCapBytes ?? DEFAULT_STDERR_CAP,
+      onStdoutLine: onLine,
+    });
+    await sandbox.putDirectory(options.buildDir, BUILD_DIR);
+    if (agentDir !== undefined) await sandbox.putDirectory(agentDir, AGENT_DIR);
+  } catch (error) {
+    await created.remove();
+    throw error;
+  }
+  const running = sandbox;
+  void running.finished.then(() => {
+    ended = true;
+    for (const waiter of waiters.splice(0)) waiter(null);
+  });
+  return {
+    sandbox: running,
+    send: (message) => running.send(message),
+    next: () => {
+      const queued = queue.shift();
+      if (queued) return Promise.resolve(queued);
+      if (ended) return Promise.resolve(null);
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    violation: () => protocolViolation,
+    finished: running.finished,
+  };
+}
+
+/** One line about how a process ended, for reasons and feedback. */
+export function describeEnd(outcome: RunOutcome, violation: string | null): string {
+  if (violation) return violation;
+  if (outcome.timedOut) return "killed at the time limit";
+  if (outcome.oomKilled) return "killed by the out-of-memory killer (memory limit reached)";
+  if (outcome.stdoutTruncated) return "killed for flooding stdout past its cap";
+  const tail = outcome.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 300);
+  return `exited with code ${outcome.exitCode ?? "unknown"}${tail ? `: ${tail}` : ""}`;
+}

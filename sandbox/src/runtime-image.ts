@@ -1,0 +1,151 @@
+/**
+ * The offline runtime image: no registry pull, ever. It is built FROM scratch out of the
+ * host's own Node binary and the shared libraries it links, the trusted runner, and the
+ * read-only toolchain agents may import (typescript, ts-morph). Its tag is a content hash
+ * of those inputs, so it is rebuilt only when one of them changes.
+ *
+ * A user may name a base image instead (e.g. node:20-slim from their registry); the
+ * runner and toolchain are then layered on top of it and its own `node` is used.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { SANDBOX_UID } from "./limits.js";
+
+/** Where node sits inside the image built from scratch. */
+export const IMAGE_NODE = "/usr/local/bin/node";
+export const RUNNER_MAIN = "/opt/evolve/runner/main.js";
+const FORMAT_VERSION = "3";
+const TOOLCHAIN_ROOTS = ["typescript", "ts-morph"];
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface ImageInputs {
+  baseImage: string | null;
+  nodeBinary: string;
+  libraries: string[];
+  runnerSources: string[];
+  toolchainPackages: string[];
+}
+
+/** Shared libraries the binary links, as absolute paths (from `ldd`). */
+export function linkedLibraries(binary: string): string[] {
+  const output = execFileSync("ldd", [binary], { encoding: "utf8" });
+  const paths = new Set<string>();
+  for (const line of output.split("\n")) {
+    const arrow = /=>\s*(\/\S+)/.exec(line);
+    const bare = /^\s*(\/\S+)\s+\(/.exec(line);
+    const path = arrow?.[1] ?? bare?.[1];
+    if (path) paths.add(path);
+  }
+  return [...paths].sort();
+}
+
+/** The toolchain packages and everything they depend on, from the harness's node_modules. */
+export async function toolchainClosure(nodeModules = join(repoRoot, "node_modules")): Promise<string[]> {
+  const seen = new Set<string>();
+  const queue = [...TOOLCHAIN_ROOTS];
+  while (queue.length > 0) {
+    const name = queue.shift() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const manifest = JSON.parse(await readFile(join(nodeModules, name, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    queue.push(...Object.keys(manifest.dependencies ?? {}));
+  }
+  return [...seen].sort();
+}
+
+export async function collectImageInputs(baseImage: string | null): Promise<ImageInputs> {
+  const runnerDir = join(repoRoot, "sandbox/runner");
+  const runnerSources = (await readdir(runnerDir)).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).sort();
+  return {
+    baseImage,
+    nodeBinary: process.execPath,
+    libraries: baseImage ? [] : linkedLibraries(process.execPath),
+    runnerSources: runnerSources.map((f) => join(runnerDir, f)),
+    toolchainPackages: await toolchainClosure(),
+  };
+}
+
+/** Content hash of the inputs. Large system binaries are keyed by path, size and mtime. */
+export async function hashImageInputs(inputs: ImageInputs): Promise<string> {
+  const hash = createHash("sha256").update(`format ${FORMAT_VERSION}\nbase ${inputs.baseImage ?? "scratch"}\n`);
+  const binaries = inputs.baseImage ? [] : [inputs.nodeBinary, ...inputs.libraries];
+  for (const file of binaries) {
+    const info = await stat(file);
+    hash.update(`bin ${file} ${info.size} ${info.mtimeMs}\n`);
+  }
+  for (const file of inputs.runnerSources) hash.update(`src ${file}\n`).update(await readFile(file));
+  for (const name of inputs.toolchainPackages) {
+    hash.update(`pkg ${name}\n`).update(await readFile(join(repoRoot, "node_modules", name, "package.json")));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await copyTree(source, target);
+    else if (entry.isFile()) await copyFile(source, target);
+  }
+}
+
+/** Lay out the build context (Dockerfile + rootfs/) in a fresh temp folder. */
+export async function stageBuildContext(inputs: ImageInputs, hash: string): Promise<string> {
+  const context = await mkdtemp(join(tmpdir(), "evolve-image-"));
+  const rootfs = join(context, "rootfs");
+  try {
+    if (!inputs.baseImage) {
+      for (const file of [...inputs.libraries]) {
+        await mkdir(join(rootfs, dirname(file)), { recursive: true });
+        await copyFile(file, join(rootfs, file));
+      }
+      await mkdir(join(rootfs, dirname(IMAGE_NODE)), { recursive: true });
+      await copyFile(inputs.nodeBinary, join(rootfs, IMAGE_NODE));
+    }
+    const runnerOut = join(rootfs, dirname(RUNNER_MAIN));
+    await mkdir(runnerOut, { recursive: true });
+    for (const file of inputs.runnerSources) {
+      const out = ts.transpileModule(await readFile(file, "utf8"), {
+        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+        fileName: file,
+      });
+      await writeFile(join(runnerOut, file.split("/").pop()!.replace(/\.ts$/, ".js")), out.outputText);
+    }
+    await writeFile(join(runnerOut, "package.json"), '{ "type": "module" }\n');
+    for (const name of inputs.toolchainPackages) {
+      await copyTree(join(repoRoot, "node_modules", name), join(rootfs, "node_modules", name));
+    }
+    await mkdir(join(rootfs, "tmp"), { recursive: true });
+    await mkdir(join(context, "work"), { recursive: true });
+    const node = inputs.baseImage ? "node" : IMAGE_NODE;
+    const dockerfile = [
+      `FROM ${inputs.baseImage ?? "scratch"}`,
+      "COPY rootfs/ /",
+      `COPY --chown=${SANDBOX_UID}:${SANDBOX_UID} work/ /work/`,
+      `USER ${SANDBOX_UID}:${SANDBOX_UID}`,
+      "WORKDIR /work",
+      "ENV HOME=/tmp NODE_ENV=production",
+      `LABEL dev.evolve.runtime-hash=${hash}`,
+      `CMD ["${node}", "${RUNNER_MAIN}"]`,
+    ].join("\n");
+    await writeFile(join(context, "Dockerfile"), dockerfile + "\n");
+    return context;
+  } catch (error) {
+    await rm(context, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Command that starts the runner in an image built by this module. */
+export function runnerCommand(baseImage: string | null): string[] {
+  return [baseImage ? "node" : IMAGE_NODE, RUNNER_MAIN];
+}

@@ -1,0 +1,111 @@
+/**
+ * Take a directory out of a container as hostile data: regular files and directories
+ * only; no links, no absolute or `..` paths, no duplicates; caps on entries, file size
+ * and total bytes. The whole archive is checked before the first byte is written, and
+ * files are written without their archived mode bits.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { DEFAULT_EXTRACT_CAPS } from "./limits.js";
+import { parseTar } from "./tar-reader.js";
+import type { TarEntry } from "./tar-reader.js";
+import type { ExtractCaps, ExtractResult } from "./types.js";
+
+/** Read a stream into memory, refusing to hold more than `maxBytes`. */
+export async function readCapped(stream: Readable, maxBytes: number): Promise<{ ok: true; data: Buffer } | { ok: false; reason: string }> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    total += buffer.length;
+    if (total > maxBytes) {
+      stream.destroy();
+      return { ok: false, reason: `archive is larger than ${maxBytes} bytes` };
+    }
+    chunks.push(buffer);
+  }
+  return { ok: true, data: Buffer.concat(chunks) };
+}
+
+/** Segments of a safe relative path, or the reason it is not one. */
+export function safeSegments(name: string): { ok: true; segments: string[] } | { ok: false; reason: string } {
+  if (name.includes("\0")) return { ok: false, reason: `path with a NUL byte: ${JSON.stringify(name)}` };
+  if (name.startsWith("/")) return { ok: false, reason: `absolute path: ${name}` };
+  const segments = name.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.some((s) => s === "..")) return { ok: false, reason: `path escapes the destination: ${name}` };
+  if (segments.some((s) => s.includes("\\"))) return { ok: false, reason: `path with a backslash: ${name}` };
+  return { ok: true, segments };
+}
+
+interface PlannedEntry {
+  segments: string[];
+  entry: TarEntry;
+}
+
+/**
+ * Check every entry of `archive`; `rootName` is the first path component Docker puts on
+ * every entry (the basename of the directory taken out), which is stripped.
+ */
+export function planExtraction(archive: Buffer, rootName: string | null, caps: ExtractCaps): { ok: true; plan: PlannedEntry[]; bytes: number } | { ok: false; reason: string } {
+  const parsed = parseTar(archive, caps);
+  if (!parsed.ok) return parsed;
+  const plan: PlannedEntry[] = [];
+  const seen = new Map<string, TarEntry["type"]>();
+  let bytes = 0;
+  for (const entry of parsed.entries) {
+    if (entry.type === "symlink") return { ok: false, reason: `symbolic link refused: ${entry.name} -> ${entry.linkName}` };
+    if (entry.type === "hardlink") return { ok: false, reason: `hard link refused: ${entry.name} -> ${entry.linkName}` };
+    if (entry.type === "other") return { ok: false, reason: `entry of type '${entry.typeflag}' refused (only files and directories): ${entry.name}` };
+    const safe = safeSegments(entry.name);
+    if (!safe.ok) return safe;
+    let segments = safe.segments;
+    if (rootName !== null) {
+      if (segments[0] !== rootName) return { ok: false, reason: `entry outside ${rootName}/: ${entry.name}` };
+      segments = segments.slice(1);
+    }
+    if (segments.length === 0) {
+      if (entry.type !== "directory") return { ok: false, reason: `the root is not a directory` };
+      continue;
+    }
+    const key = segments.join("/");
+    if (seen.has(key)) return { ok: false, reason: `duplicate entry: ${key}` };
+    // A parent must be a directory entry when present: a file cannot have children.
+    for (let i = 1; i < segments.length; i++) {
+      if (seen.get(segments.slice(0, i).join("/")) === "file") return { ok: false, reason: `entry below a file: ${key}` };
+    }
+    seen.set(key, entry.type);
+    bytes += entry.size;
+    if (bytes > caps.maxTotalBytes) return { ok: false, reason: `more than ${caps.maxTotalBytes} bytes in all` };
+    plan.push({ segments, entry });
+  }
+  return { ok: true, plan, bytes };
+}
+
+/** Extract a tar stream into `hostDir` (created; must not hold anything yet). */
+export async function extractSafely(stream: Readable, hostDir: string, rootName: string | null, caps: Partial<ExtractCaps> = {}): Promise<ExtractResult> {
+  const limits: ExtractCaps = { ...DEFAULT_EXTRACT_CAPS, ...caps };
+  // Headers and padding cost at most two blocks per entry beyond the data itself.
+  let read: Awaited<ReturnType<typeof readCapped>>;
+  try {
+    read = await readCapped(stream, limits.maxTotalBytes + (limits.maxEntries + 2) * 1024 + 10_240);
+  } catch (error) {
+    return { ok: false, reason: `reading the archive failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!read.ok) return read;
+  const planned = planExtraction(read.data, rootName, limits);
+  if (!planned.ok) return planned;
+  await mkdir(hostDir, { recursive: true });
+  let files = 0;
+  for (const { segments, entry } of planned.plan) {
+    const target = join(hostDir, ...segments);
+    if (entry.type === "directory") {
+      await mkdir(target, { recursive: true, mode: 0o755 });
+    } else {
+      await mkdir(join(hostDir, ...segments.slice(0, -1)), { recursive: true, mode: 0o755 });
+      await writeFile(target, entry.data, { mode: 0o644, flag: "wx" });
+      files++;
+    }
+  }
+  return { ok: true, files, bytes: planned.bytes };
+}
