@@ -1,0 +1,73 @@
+/**
+ * Gate 3, import: the emitted JS loads in a fresh hardened container (the sandbox's
+ * `checkImports`) within a timeout, and `solve` and `improve` are functions. The host never
+ * loads the emitted JS itself.
+ */
+import type { ValidationFailure } from "../contract/results.js";
+import {
+  type ImportCheck,
+  type RuntimeImage,
+  type Runtime,
+  type SandboxEngine,
+  type SandboxLabels,
+  assertNever,
+  checkImports,
+} from "../../../sandbox/src/index.js";
+
+/** Where and how long the import check runs. */
+export interface ImportGateOptions {
+  engine: SandboxEngine;
+  image: string | RuntimeImage;
+  labels: SandboxLabels;
+  runtime?: Runtime;
+  timeoutMs: number;
+}
+
+/** Exports the runner must report as functions, with the entry file each comes from. */
+const REQUIRED_EXPORTS = [
+  { name: "solve", file: "task/index.ts" },
+  { name: "improve", file: "meta/index.ts" },
+] as const;
+
+/** Characters of container stderr quoted in a failure. */
+const STDERR_EXCERPT = 1_500;
+
+function fail(code: string, message: string, stderr: string, file: string | null = null): ValidationFailure {
+  const excerpt = stderr.trim().slice(-STDERR_EXCERPT);
+  return { stage: "import", code, message: excerpt === "" ? message : `${message}\nstderr:\n${excerpt}`, file, line: null };
+}
+
+/** Gate 3 over `buildDir`: null when it passes, else the failure. */
+export async function checkImportGate(buildDir: string, options: ImportGateOptions): Promise<ValidationFailure | null> {
+  const check: ImportCheck = await checkImports({
+    engine: options.engine,
+    image: options.image,
+    labels: { ...options.labels, phase: options.labels.phase ?? "validate" },
+    buildDir,
+    timeoutMs: options.timeoutMs,
+    ...(options.runtime === undefined ? {} : { runtime: options.runtime }),
+  });
+  const stderr = check.outcome.stderr;
+  if (check.ok) {
+    for (const { name, file } of REQUIRED_EXPORTS) {
+      const kind = check.exports[name];
+      if (kind === undefined) return fail("missing_export", `${file}: the loaded module has no export \`${name}\``, stderr, file);
+      if (kind !== "function") {
+        return fail("not_a_function", `${file}: \`${name}\` is a ${kind} at run time, not a function`, stderr, file);
+      }
+    }
+    return null;
+  }
+  switch (check.reason) {
+    case "load_error":
+      return fail("load_error", `loading the agent threw: ${check.message}`, stderr);
+    case "load_timeout":
+      return fail("load_timeout", `loading the agent did not finish within ${options.timeoutMs} ms`, stderr);
+    case "exited":
+      return fail("load_exit", `loading the agent ended the process: ${check.message}`, stderr);
+    case "protocol":
+      return fail("protocol_violation", `the container broke the runner protocol: ${check.message}`, stderr);
+    default:
+      return assertNever(check.reason, "import check reason");
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Gate 0, policy: what the tree may contain before the compiler reads a byte of it.
+ * Order: the shape (lstat walk: links, odd names, caps), then forbidden files and install
+ * hooks, then the files the contract needs, then the diff against the parent.
+ */
+import { readFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import type { ValidationFailure } from "../contract/results.js";
+import { EvolveError } from "../../../sandbox/src/errors.js";
+import type { PolicyCaps } from "./policy-caps.js";
+import { type TreeFile, walkTree } from "./tree-walk.js";
+
+/** Files the contract needs: the task agent and the meta agent entry modules. */
+export const REQUIRED_FILES: readonly string[] = ["task/index.ts", "meta/index.ts"];
+
+/** Files that belong to a package installer, never to an agent tree. */
+const FORBIDDEN_NAMES = new Set([
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lock",
+  "bun.lockb",
+  "deno.lock",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
+]);
+
+/** Module formats other than ES module .ts: the tree is compiled as ESM only. */
+const FORBIDDEN_EXTENSIONS = [".mts", ".cts", ".tsx", ".jsx"];
+
+/** npm lifecycle scripts that run on install. */
+const INSTALL_HOOKS = ["preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare", "prepublish"];
+
+export type PolicyResult = { ok: true; files: TreeFile[] } | { ok: false; failure: ValidationFailure };
+
+function fail(code: string, file: string | null, message: string): PolicyResult {
+  return { ok: false, failure: { stage: "policy", code, message, file, line: null } };
+}
+
+/** Gate 0 for `childDir`; with `parentDir` null (the seed) the non-empty-diff rule is skipped. */
+export async function checkPolicy(childDir: string, parentDir: string | null, caps: PolicyCaps): Promise<PolicyResult> {
+  const walked = await walkTree(childDir, caps);
+  if (!walked.ok) return fail(walked.breach.code, walked.breach.path, walked.breach.message);
+  const { files } = walked;
+  for (const file of files) {
+    const segments = file.path.split("/");
+    const name = segments[segments.length - 1] ?? file.path;
+    if (segments.includes("node_modules")) return fail("forbidden_file", file.path, `"${file.path}": node_modules has no place in an agent tree`);
+    if (FORBIDDEN_NAMES.has(name)) return fail("forbidden_file", file.path, `"${file.path}": installer files are not allowed`);
+    if (FORBIDDEN_EXTENSIONS.some((ext) => name.endsWith(ext))) {
+      return fail("forbidden_file", file.path, `"${file.path}": only ES module .ts sources are compiled (no ${FORBIDDEN_EXTENSIONS.join(", ")})`);
+    }
+    if (name === "package.json") {
+      const hook = await installHook(join(childDir, file.path));
+      if (hook !== null) return fail("install_hook", file.path, `"${file.path}" declares the install hook "${hook}"`);
+    }
+  }
+  const present = new Set(files.map((f) => f.path));
+  const missing = REQUIRED_FILES.filter((f) => !present.has(f));
+  if (missing.length > 0) return fail("missing_required_file", missing[0] ?? null, `missing required file(s): ${missing.join(", ")}`);
+  if (parentDir !== null && (await sameTree(childDir, files, parentDir, caps))) {
+    return fail("empty_diff", null, "the rewrite changed nothing: the tree is identical to its parent");
+  }
+  return { ok: true, files };
+}
+
+async function installHook(path: string): Promise<string | null> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, "utf8"));
+  } catch {
+    return null; // not JSON: no installer would run it (and the build never contains it)
+  }
+  if (typeof parsed !== "object" || parsed === null) return null;
+  const scripts = (parsed as { scripts?: unknown }).scripts;
+  if (typeof scripts !== "object" || scripts === null) return null;
+  return INSTALL_HOOKS.find((hook) => Object.hasOwn(scripts, hook)) ?? null;
+}
+
+async function sameTree(childDir: string, childFiles: TreeFile[], parentDir: string, caps: PolicyCaps): Promise<boolean> {
+  const parent = await walkTree(parentDir, caps);
+  if (!parent.ok) {
+    throw new EvolveError("invalid_options", `the parent tree ${parentDir} breaks policy itself: ${parent.breach.message}`);
+  }
+  if (parent.files.length !== childFiles.length) return false;
+  for (const [i, file] of childFiles.entries()) {
+    const other = parent.files[i];
+    if (other === undefined || other.path !== file.path || other.bytes !== file.bytes) return false;
+  }
+  for (const file of childFiles) {
+    const rel = posix.normalize(file.path);
+    const [a, b] = await Promise.all([readFile(join(childDir, rel)), readFile(join(parentDir, rel))]);
+    if (!a.equals(b)) return false;
+  }
+  return true;
+}

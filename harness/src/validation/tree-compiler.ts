@@ -1,0 +1,185 @@
+/**
+ * The compile and signature gates over one long-lived ts-morph Project. The project keeps the
+ * lib files, @types/node, the toolchain declarations and the contract parsed and bound
+ * between candidates; each check adds one tree's files, checks them, emits them to memory and
+ * removes them again. Everything between setTree and the removal is synchronous, so checks
+ * from concurrent validations never interleave on the shared project.
+ */
+import { join, relative, resolve, sep } from "node:path";
+import { Project, type SourceFile, ts } from "ts-morph";
+import type { ValidationFailure } from "../contract/results.js";
+import { harnessCompilerOptions, TOOLCHAIN_PACKAGES } from "./compiler-options.js";
+import { ConfinedFileSystem } from "./confined-file-system.js";
+import { diagnosticsFailure, errorsOnly, semanticCode, signatureCode } from "./diagnostics.js";
+import { findImportViolation } from "./import-rule.js";
+import { type ToolchainPaths, defaultToolchainPaths } from "./toolchain-paths.js";
+import { EvolveError } from "../../../sandbox/src/errors.js";
+
+/** An emitted JS file, by its path relative to the build dir. */
+export interface EmittedFile {
+  path: string;
+  text: string;
+}
+
+/** Result of gates 1 and 2 over one tree; milliseconds for each gate that ran. */
+export type StaticCheck =
+  | { ok: true; files: EmittedFile[]; compileMs: number; signatureMs: number }
+  | { ok: false; failure: ValidationFailure; compileMs: number; signatureMs?: number };
+
+const ENTRIES = [
+  { name: "solve", contractType: "SolveFn", file: "task/index.ts", specifier: "./task/index.js" },
+  { name: "improve", contractType: "ImproveFn", file: "meta/index.ts", specifier: "./meta/index.js" },
+] as const;
+
+const CHECK_FILE = "__evolve_signature_check__";
+
+function signatureSource(): string {
+  const lines = [`import type { ${ENTRIES.map((e) => e.contractType).join(", ")} } from "@evolve/contract";`];
+  for (const e of ENTRIES) lines.push(`import { ${e.name} } from "${e.specifier}";`);
+  for (const e of ENTRIES) lines.push(`export const ${e.name}MatchesContract: ${e.contractType} = ${e.name};`);
+  return lines.join("\n") + "\n";
+}
+
+function inside(root: string, path: string): boolean {
+  return path.startsWith(root + sep);
+}
+
+/** The shared compiler for agent trees: create once, reuse for every candidate. */
+export class TreeCompiler {
+  readonly #project: Project;
+  readonly #fs: ConfinedFileSystem;
+  readonly #paths: ToolchainPaths;
+
+  constructor(paths: ToolchainPaths = defaultToolchainPaths()) {
+    this.#paths = paths;
+    this.#fs = new ConfinedFileSystem([paths.nodeModules, paths.contractFile]);
+    const typeRoots = [join(paths.nodeModules, "@types")];
+    this.#project = new Project({
+      compilerOptions: harnessCompilerOptions(typeRoots),
+      fileSystem: this.#fs,
+      skipAddingFilesFromTsConfig: true,
+      resolutionHost: (host, getOptions) => ({
+        resolveModuleNames: (names, containingFile) =>
+          names.map((name) => this.#resolve(name, containingFile, host, getOptions())),
+      }),
+    });
+    this.#project.addSourceFileAtPath(paths.contractFile);
+  }
+
+  #tree: string | null = null;
+
+  #resolve(
+    name: string,
+    containingFile: string,
+    host: ts.ModuleResolutionHost,
+    options: ts.CompilerOptions,
+  ): ts.ResolvedModuleFull | undefined {
+    const tree = this.#tree;
+    const fromTree = tree !== null && inside(tree, resolve(containingFile));
+    if (fromTree && TOOLCHAIN_PACKAGES.includes(name)) {
+      const types = this.#paths.packageTypes.get(name);
+      return types === undefined ? undefined : { resolvedFileName: types, extension: ts.Extension.Dts, isExternalLibraryImport: true };
+    }
+    const found = ts.resolveModuleName(name, containingFile, options, host, undefined, undefined, ts.ModuleKind.ESNext)
+      .resolvedModule;
+    if (!fromTree) return found;
+    // From the tree only relative imports resolve, and only to files of the tree; Node
+    // built-ins then fall back to @types/node's ambient module declarations.
+    if (!name.startsWith("./") && !name.startsWith("../")) return undefined;
+    return found !== undefined && inside(tree, resolve(found.resolvedFileName)) ? found : undefined;
+  }
+
+  /** Gates 1 and 2 for the tree at `treeDir` whose files (relative, `/`-separated) are `files`. */
+  check(treeDir: string, files: readonly string[]): StaticCheck {
+    const root = resolve(treeDir);
+    const started = performance.now();
+    const tsFiles = files.filter((f) => f.endsWith(".ts")).sort();
+    let checkName = `${CHECK_FILE}.ts`;
+    for (let i = 1; files.includes(checkName); i++) checkName = `${CHECK_FILE}${i}.ts`;
+    this.#tree = root;
+    this.#fs.setTree(root);
+    try {
+      const added = tsFiles.map((f) => this.#project.addSourceFileAtPath(join(root, f)));
+      const checkFile = this.#project.createSourceFile(join(root, checkName), signatureSource(), { overwrite: true });
+      const program = this.#project.getProgram().compilerObject;
+      const sources = added.map((sf) => {
+        const source = program.getSourceFile(sf.getFilePath());
+        if (source === undefined) throw new EvolveError("internal", `compiler lost ${sf.getFilePath()}`);
+        return source;
+      });
+      const compileFailure = this.#compileFailure(program, sources, root);
+      if (compileFailure !== null) return { ok: false, failure: compileFailure, compileMs: performance.now() - started };
+      const emitted = emit(program, sources, root);
+      const compileMs = performance.now() - started;
+      const signatureStarted = performance.now();
+      const checkSource = program.getSourceFile(checkFile.getFilePath());
+      const signatureErrors = checkSource === undefined ? [] : errorsOnly(program.getSemanticDiagnostics(checkSource));
+      const signatureMs = performance.now() - signatureStarted;
+      if (signatureErrors.length > 0) {
+        const failure = diagnosticsFailure("signature", signatureCode(signatureErrors), signatureErrors, root);
+        return { ok: false, failure: relocateSignature(failure, signatureErrors, added, checkName), compileMs, signatureMs };
+      }
+      return { ok: true, files: emitted, compileMs, signatureMs };
+    } finally {
+      for (const sf of this.#project.getSourceFiles()) {
+        if (inside(root, resolve(sf.getFilePath()))) this.#project.removeSourceFile(sf);
+      }
+      this.#tree = null;
+      this.#fs.setTree(null);
+    }
+  }
+
+  #compileFailure(program: ts.Program, sources: ts.SourceFile[], root: string): ValidationFailure | null {
+    const optionErrors = errorsOnly(program.getOptionsDiagnostics());
+    if (optionErrors.length > 0) {
+      const words = optionErrors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")).join("; ");
+      throw new EvolveError("internal", `harness compiler options rejected: ${words}`);
+    }
+    const syntax = sources.flatMap((s) => errorsOnly(program.getSyntacticDiagnostics(s)));
+    if (syntax.length > 0) return diagnosticsFailure("compile", "syntax_error", syntax, root);
+    for (const source of sources) {
+      const violation = findImportViolation(source, relative(root, source.fileName).split(sep).join("/"));
+      if (violation !== null) return { stage: "compile", code: "forbidden_import", ...violation };
+    }
+    const semantic = [
+      ...errorsOnly(program.getGlobalDiagnostics()),
+      ...sources.flatMap((s) => errorsOnly(program.getSemanticDiagnostics(s))),
+    ];
+    if (semantic.length > 0) return diagnosticsFailure("compile", semanticCode(semantic), semantic, root);
+    return null;
+  }
+}
+
+function emit(program: ts.Program, sources: ts.SourceFile[], root: string): EmittedFile[] {
+  const files: EmittedFile[] = [];
+  for (const source of sources) {
+    if (source.isDeclarationFile) continue;
+    const result = program.emit(source, (fileName, text) => {
+      if (fileName.endsWith(".js")) files.push({ path: relative(root, fileName).split(sep).join("/"), text });
+    });
+    if (result.emitSkipped) {
+      throw new EvolveError("internal", `emit skipped for ${relative(root, source.fileName)} after a clean check`);
+    }
+  }
+  return files;
+}
+
+/** Point a signature failure at the agent's entry file and export, not the synthetic check file. */
+function relocateSignature(
+  failure: ValidationFailure,
+  diagnostics: readonly ts.Diagnostic[],
+  added: readonly SourceFile[],
+  checkName: string,
+): ValidationFailure {
+  const first = diagnostics[0];
+  if (first?.file === undefined || first.start === undefined) return failure;
+  const checkLine = first.file.getLineAndCharacterOfPosition(first.start).line; // 0: contract import
+  const entry = ENTRIES[(checkLine - 1) % ENTRIES.length];
+  if (entry === undefined) return failure;
+  const entryFile = added.find((sf) => sf.getFilePath().endsWith(`/${entry.file}`));
+  const declaration = entryFile?.getExportedDeclarations().get(entry.name)?.[0];
+  const line = declaration?.getStartLineNumber() ?? null;
+  const where = line === null ? entry.file : `${entry.file}:${line}`;
+  const words = failure.message.replaceAll(`${checkName}:`, `(contract check of ${entry.file}):`);
+  return { ...failure, file: entry.file, line, message: `${where}: export \`${entry.name}\` must be ${entry.contractType}\n${words}` };
+}
