@@ -1,0 +1,18 @@
+/** The seed task agent: one `solve` for every built-in task, dispatching on ctx.task. */
+import type { Json, SolveContext, SolveFn } from "@evolve/contract";
+import { solveCirclePacking } from "./circle-packing.js";
+import { solveEmailValidation } from "./email-validation.js";
+import { solveSnake } from "./snake.js";
+
+export const solve: SolveFn = async (input: Json, ctx: SolveContext): Promise<Json> => {
+  switch (ctx.task) {
+    case "circle-packing":
+      return solveCirclePacking(input, ctx);
+    case "email-validation":
+      return solveEmailValidation(input);
+    case "snake":
+      return solveSnake(input);
+    default:
+      throw new Error(`this agent does not know the task "${ctx.task}"`);
+  }
+};

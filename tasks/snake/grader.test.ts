@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { loadTask, type SolveCall, type Task } from "../../harness/src/evaluation/index.js";
+import { SnakeGame } from "./game.js";
+
+const task: Task = await loadTask(new URL(".", import.meta.url).pathname);
+const instance = task.visible[0]!;
+
+type Board = { width: number; height: number; snake: [number, number][]; food: [number, number] | null };
+
+/** A host-side test player (test code, not agent code): walks toward the food, never into its neck. */
+const chaser: SolveCall = async (input) => {
+  const b = input as unknown as Board;
+  const [hx, hy] = b.snake[0]!;
+  const [nx, ny] = b.snake[1]!;
+  const [fx, fy] = b.food!;
+  const steps = { right: [1, 0], left: [-1, 0], down: [0, 1], up: [0, -1] } as const;
+  const wanted = [fx > hx ? "right" : "left", fy > hy ? "down" : "up", "up", "down", "left", "right"] as const;
+  const value = wanted.find((m) => hx + steps[m][0] !== nx || hy + steps[m][1] !== ny)!;
+  return { ok: true, value, durationMs: 1 };
+};
+
+describe("snake game", () => {
+  it("places the same hidden food for the same seed and grows when eating", () => {
+    const a = new SnakeGame(10, 10, 7), b = new SnakeGame(10, 10, 7), c = new SnakeGame(10, 10, 8);
+    expect(a.food).toEqual(b.food);
+    expect([a.food, new SnakeGame(10, 10, 9).food]).not.toEqual([c.food, c.food]);
+    expect(a.snake).toEqual([[5, 5], [4, 5], [3, 5]]);
+    expect(a.step("left")).toBe("self");
+    const g = new SnakeGame(10, 10, 7);
+    expect(g.step("up")).toMatch(/moved|ate/);
+  });
+
+  it("hits the wall", () => {
+    const g = new SnakeGame(10, 10, 1);
+    let r = g.step("right");
+    while (r === "moved" || r === "ate") r = g.step("right");
+    expect(r).toBe("wall");
+  });
+});
+
+describe("snake grader", () => {
+  it("plays a seeded episode and counts food", async () => {
+    const one = await task.grader.grade(instance, chaser, { seed: 5 });
+    const two = await task.grader.grade(instance, chaser, { seed: 5 });
+    expect(one).toEqual(two);
+    expect(one.value).toBeGreaterThan(0);
+    expect(one.score).toBeCloseTo(Math.min(1, one.value! / 25), 12);
+    expect(one.feedback).toMatch(/^ate \d+ \(target 25\) in \d+ steps/);
+  });
+
+  it("asks once per step up to the step cap", async () => {
+    let calls = 0;
+    // Circles in a 2x2 loop forever: never dies, so the cap ends the game.
+    const loop: SolveCall = async () => {
+      const value = (["up", "left", "down", "right"] as const)[calls++ % 4]!;
+      return { ok: true, value, durationMs: 0 };
+    };
+    const g = await task.grader.grade({ ...instance, maxSteps: 40 } as typeof instance, loop, { seed: 3 });
+    expect(calls).toBeLessThanOrEqual(40);
+    expect(g.feedback).toMatch(/step cap|ran into itself|hit the wall/);
+  });
+
+  const hostile: [string, unknown, RegExp][] = [
+    ["an unknown move", "north", /invalid move "north"/],
+    ["a number", 3, /invalid move 3/],
+    ["null", null, /invalid move null/],
+    ["missing", undefined, /invalid move undefined/],
+    ["a 10 MB string", "u".repeat(10_000_000), /invalid move "uuuu/],
+  ];
+  for (const [name, value, reason] of hostile)
+    it(`scores 0 with the reason for ${name}`, async () => {
+      const outcome = await task.grader.grade(instance, async () => ({ ok: true, value, durationMs: 1 }), { seed: 1 });
+      expect(outcome).toMatchObject({ score: 0, value: null });
+      expect(outcome.feedback).toMatch(reason);
+      expect(outcome.feedback.length).toBeLessThan(300);
+    });
+});
