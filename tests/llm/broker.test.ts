@@ -35,8 +35,8 @@ async function brokerFor(script: Script, budgets: { generation?: BudgetLimits; r
     model: setup.model,
     price: setup.price,
     generationLimits: budgets.generation ?? UNLIMITED,
+    // No `secrets` here: the adapter's own redaction must be enough.
     runLedger,
-    secrets: [KEY],
   });
   return { broker, server, runLedger, setup };
 }
