@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { ArchiveEvent, GenerationRecord, RunRecord, TranscriptEntry } from "../../harness/src/archive/index.js";
+import { createRng } from "../../harness/src/selection/index.js";
+import { AT, makeGeneration, makeRun } from "./fixtures.js";
+
+/** JSON out and back in through the schema gives the same value. */
+function roundTrip<T>(schema: { parse(v: unknown): T }, value: T): T {
+  return schema.parse(JSON.parse(JSON.stringify(value)));
+}
+
+describe("RunRecord", () => {
+  it("round-trips, with and without a branch origin and RNG state", () => {
+    const plain = makeRun();
+    expect(roundTrip(RunRecord, plain)).toEqual(plain);
+    const branched = makeRun({
+      from: { run: "older-run", generation: "g0012", lineage: ["g0000", "g0003", "g0012"] },
+      status: "interrupted",
+      rng: createRng(3).state(),
+    });
+    expect(roundTrip(RunRecord, branched)).toEqual(branched);
+  });
+
+  it("rejects another schema version, an unknown strategy and a run id with a slash", () => {
+    expect(RunRecord.safeParse({ ...makeRun(), schemaVersion: 2 }).success).toBe(false);
+    const run = makeRun();
+    expect(RunRecord.safeParse({ ...run, config: { ...run.config, selection: "roulette" } }).success).toBe(false);
+    expect(RunRecord.safeParse(makeRun({ id: "../x" })).success).toBe(false);
+  });
+});
+
+describe("GenerationRecord", () => {
+  it("round-trips a valid, evaluated generation", () => {
+    const g = makeGeneration({ snapshotHash: "a".repeat(64), costUsd: 0.0123, model: "gpt-4o-mini" });
+    expect(roundTrip(GenerationRecord, g)).toEqual(g);
+  });
+
+  it("round-trips an invalid generation for every stage", () => {
+    for (const stage of ["policy", "compile", "signature", "import", "self_modify", "extract"] as const) {
+      const g = makeGeneration({
+        id: "g0003",
+        parent: "g0001",
+        depth: 2,
+        status: { kind: "invalid", stage, code: "x", message: "why", file: stage === "compile" ? "task/index.ts" : null, line: null },
+        evaluation: null,
+        scores: { visible: null, heldout: null, stage1: null },
+      });
+      expect(roundTrip(GenerationRecord, g)).toEqual(g);
+    }
+  });
+
+  it("rejects malformed ids, hashes, negative depths and unknown stages", () => {
+    expect(GenerationRecord.safeParse(makeGeneration({ id: "7" })).success).toBe(false);
+    expect(GenerationRecord.safeParse(makeGeneration({ snapshotHash: "xyz" })).success).toBe(false);
+    expect(GenerationRecord.safeParse(makeGeneration({ depth: -1 })).success).toBe(false);
+    const bad = { ...makeGeneration(), status: { kind: "invalid", stage: "evaluate", code: "", message: "", file: null, line: null } };
+    expect(GenerationRecord.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe("ArchiveEvent", () => {
+  const events: ArchiveEvent[] = [
+    { type: "started", at: AT, run: "r", pid: 12 },
+    { type: "selected", at: AT, generation: "g0004", parent: "g0001", strategy: "hyperagents", rng: createRng(1).state() },
+    { type: "self_modified", at: AT, generation: "g0004", ok: false, error: "timeout", durationMs: 3 },
+    { type: "validated", at: AT, generation: "g0004", ok: false, stage: "compile", code: "syntax_error" },
+    { type: "evaluated", at: AT, generation: "g0004", visible: 0.5, heldout: 0.4, stage1: 0.6 },
+    { type: "recorded", at: AT, generation: "g0004", status: "invalid" },
+    { type: "resumed", at: AT, recorded: 4 },
+    { type: "interrupted", at: AT, reason: "SIGINT" },
+    { type: "finished", at: AT, best: null },
+  ];
+
+  it("round-trips every event type", () => {
+    expect(new Set(events.map((e) => e.type)).size).toBe(ArchiveEvent.options.length);
+    for (const e of events) expect(roundTrip(ArchiveEvent, e)).toEqual(e);
+  });
+
+  it("rejects an unknown type and an event without its generation", () => {
+    expect(ArchiveEvent.safeParse({ type: "exploded", at: AT }).success).toBe(false);
+    expect(ArchiveEvent.safeParse({ type: "recorded", at: AT, status: "valid" }).success).toBe(false);
+  });
+});
+
+describe("TranscriptEntry", () => {
+  it("keeps every field beyond kind and at", () => {
+    const entry = { kind: "llm_response", at: AT, tokens: { prompt: 3 }, content: "hi" };
+    expect(roundTrip(TranscriptEntry, entry)).toEqual(entry);
+  });
+
+  it("needs kind and an ISO time", () => {
+    expect(TranscriptEntry.safeParse({ at: AT }).success).toBe(false);
+    expect(TranscriptEntry.safeParse({ kind: "x", at: "yesterday" }).success).toBe(false);
+  });
+});

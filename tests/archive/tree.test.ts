@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hashDirectory, isSafeRelativePath, readTree, snapshotHash, writeTree } from "../../harness/src/archive/index.js";
+import { createRng } from "../../harness/src/selection/index.js";
+import { randomTree, tempDir } from "./fixtures.js";
+
+describe("snapshot hash", () => {
+  it("does not depend on insertion order", () => {
+    const rng = createRng(11);
+    for (let i = 0; i < 20; i++) {
+      const t = randomTree(rng, 8);
+      const shuffled = new Map([...t].sort(() => (rng.next() < 0.5 ? -1 : 1)).reverse());
+      expect(snapshotHash(shuffled)).toBe(snapshotHash(t));
+    }
+  });
+
+  it("follows the documented encoding (so archived hashes stay valid)", () => {
+    // Computed independently: path, NUL, byte length, NUL, bytes; paths in byte order.
+    const t = new Map([["task/index.ts", "export const é = 1;\n"], ["meta/index.ts", ""]]);
+    const h = createHash("sha256");
+    h.update("meta/index.ts\u00000\u0000");
+    h.update("task/index.ts\u000021\u0000");
+    h.update(Buffer.from("export const é = 1;\n", "utf8"));
+    expect(snapshotHash(t)).toBe(h.digest("hex"));
+  });
+
+  it("changes with a path, a byte, or a boundary moved between path and content", () => {
+    const base = snapshotHash(new Map([["a", "bc"]]));
+    expect(snapshotHash(new Map([["b", "bc"]]))).not.toBe(base);
+    expect(snapshotHash(new Map([["a", "bd"]]))).not.toBe(base);
+    expect(snapshotHash(new Map([["ab", "c"]]))).not.toBe(base);
+    expect(snapshotHash(new Map([["a", "b"], ["c", ""]]))).not.toBe(snapshotHash(new Map([["a", "b\0c"]])));
+  });
+
+  it("of a directory equals the hash of the tree written into it", async () => {
+    const rng = createRng(12);
+    const t = randomTree(rng, 10);
+    const dir = await tempDir();
+    await writeTree(dir, t);
+    expect(await hashDirectory(dir)).toBe(snapshotHash(t));
+    expect(new Map([...(await readTree(dir))].sort())).toEqual(new Map([...t].sort()));
+  });
+});
+
+describe("reading trees", () => {
+  it("refuses links and non-UTF-8 files", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "ok.ts"), "x");
+    await symlink("/etc/passwd", join(dir, "link"));
+    await expect(readTree(dir)).rejects.toMatchObject({ code: "invalid_agent" });
+    const dir2 = await tempDir();
+    await mkdir(join(dir2, "sub"));
+    await writeFile(join(dir2, "sub", "bin"), Buffer.from([0xff, 0xfe, 0x00]));
+    await expect(readTree(dir2)).rejects.toThrow(/not valid UTF-8/);
+  });
+
+  it("knows which relative paths are safe", () => {
+    for (const p of ["a", "a/b.ts", ".hidden/x"]) expect(isSafeRelativePath(p)).toBe(true);
+    for (const p of ["", "/etc", "../x", "a/../b", "a//b", "a/./b", "a\\b", "a\0"]) expect(isSafeRelativePath(p)).toBe(false);
+  });
+});
