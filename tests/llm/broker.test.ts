@@ -4,6 +4,7 @@ import {
   BudgetLedger,
   LlmBroker,
   UNLIMITED,
+  createGenerationBroker,
   createOpenAiPort,
   parseTranscript,
   resolveLlmSetup,
@@ -171,7 +172,9 @@ describe("LLM broker", () => {
   });
 
   it("refuses every call when offline, and records tool events", async () => {
-    const broker = new LlmBroker({ port: null, model: "none", price: null, generationLimits: UNLIMITED, runLedger: new BudgetLedger("run", UNLIMITED) });
+    const setup = resolveLlmSetup({}, {});
+    const broker = createGenerationBroker({ setup, runLedger: new BudgetLedger("run", UNLIMITED), generationLimits: UNLIMITED });
+    expect(setup.available).toBe(false);
     await expect(broker.onLlm(hello)).rejects.toThrow(/offline/);
     broker.onTool({ type: "tool", name: "write", path: "meta/index.ts", ok: true, error: null });
     broker.onTool({ type: "tool", name: "replace", path: "task/x.ts", ok: false, error: "search text occurs 0 times" });
@@ -180,5 +183,36 @@ describe("LLM broker", () => {
     expect(entries.map((e) => e.kind)).toEqual(["llm", "tool", "tool"]);
     expect(entries[2]).toMatchObject({ kind: "tool", name: "replace", ok: false, error: "search text occurs 0 times" });
     expect(problems.map((p) => p.line)).toEqual([4, 5]);
+  });
+});
+
+describe("LLM broker concurrency and shutdown", () => {
+  it("sends at most maxConcurrent calls at once; the rest wait their turn", async () => {
+    server = await startScriptedOpenAIServer((_r) => ({ content: "ok", promptTokens: 1, completionTokens: 1, delayMs: 100 }));
+    const setup = resolveLlmSetup({ OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: KEY }, { timeoutMs: 5_000 });
+    if (!setup.available) throw new Error("setup should be available");
+    const broker = new LlmBroker({ port: createOpenAiPort(setup), model: setup.model, price: setup.price, generationLimits: UNLIMITED, runLedger: new BudgetLedger("run", UNLIMITED), maxConcurrent: 2 });
+    const started = Date.now();
+    const replies = await Promise.all(Array.from({ length: 6 }, () => broker.onLlm(hello)));
+    expect(replies).toHaveLength(6);
+    // 6 calls of 100 ms, 2 at a time: at least 3 rounds.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(server.chatRequests()).toHaveLength(6);
+  });
+
+  it("aborts calls in flight on close and refuses later ones", async () => {
+    server = await startScriptedOpenAIServer((_r) => ({ content: "late", delayMs: 10_000 }));
+    const { broker } = await (async () => {
+      const setup = resolveLlmSetup({ OPENAI_BASE_URL: server?.baseURL, OPENAI_API_KEY: KEY }, { timeoutMs: 20_000 });
+      if (!setup.available) throw new Error("setup should be available");
+      return { broker: new LlmBroker({ port: createOpenAiPort(setup), model: setup.model, price: null, generationLimits: UNLIMITED, runLedger: new BudgetLedger("run", UNLIMITED) }) };
+    })();
+    const pending = broker.onLlm(hello);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    broker.close();
+    await expect(pending).rejects.toThrow(/abort/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(broker.onLlm(hello)).rejects.toThrow(/the generation is over/);
   });
 });

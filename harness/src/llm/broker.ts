@@ -26,6 +26,8 @@ export interface LlmBrokerOptions {
   /** Shared by every broker of the run. */
   runLedger: BudgetLedger;
   caps?: RequestCaps;
+  /** Calls sent at once; more wait their turn (an agent's Promise.all must not flood the endpoint). */
+  maxConcurrent?: number;
   /** Values scrubbed from anything recorded or returned (the API key, as a second line of defence). */
   secrets?: readonly string[];
   now?: () => number;
@@ -53,6 +55,9 @@ export class LlmBroker {
   readonly #now: () => number;
   readonly #entries: TranscriptEntry[] = [];
   readonly #abort = new AbortController();
+  readonly #maxConcurrent: number;
+  #inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
 
   constructor(options: LlmBrokerOptions) {
     if (options.port !== null && options.price === null && (options.generationLimits.usd !== null || options.runLedger.limits.usd !== null)) {
@@ -68,6 +73,7 @@ export class LlmBroker {
     this.#caps = options.caps ?? DEFAULT_REQUEST_CAPS;
     this.#secrets = options.secrets ?? [];
     this.#now = options.now ?? Date.now;
+    this.#maxConcurrent = Math.max(1, options.maxConcurrent ?? 4);
   }
 
   /** Answers one agent LLM request, or rejects with the message the agent should see. */
@@ -78,11 +84,22 @@ export class LlmBroker {
     if (this.#port === null) {
       return this.#refuse(at, "refused", parsed.request, "LLM unavailable: this run has no LLM endpoint (offline); check ctx.llm.available");
     }
-    const fit = this.#fit(parsed.request);
-    if (!fit.ok) return this.#refuse(at, "refused", parsed.request, fit.message, "budget_exhausted");
+    await this.#acquire();
+    try {
+      return await this.#send(at, parsed.request, this.#port);
+    } finally {
+      this.#release();
+    }
+  };
 
-    const request = { messages: parsed.request.messages, maxTokens: fit.maxTokens, ...temperatureOf(parsed.request) };
-    const result = await this.#port.complete(request, { signal: this.#abort.signal });
+  async #send(at: string, parsed: ParsedAgentRequest, port: LlmPort): Promise<WireLlmResponse> {
+    if (this.#abort.signal.aborted) return this.#refuse(at, "refused", parsed, "LLM unavailable: the generation is over");
+    // Checked after waiting for a slot, so the budget seen is the one left by the calls before.
+    const fit = this.#fit(parsed);
+    if (!fit.ok) return this.#refuse(at, "refused", parsed, fit.message, "budget_exhausted");
+
+    const request = { messages: parsed.messages, maxTokens: fit.maxTokens, ...temperatureOf(parsed) };
+    const result = await port.complete(request, { signal: this.#abort.signal });
     if (!result.ok) {
       for (const r of fit.reservations) r.ledger.settle(r.reservation, 0, 0);
       const error = this.#clean(result.error);
@@ -107,7 +124,22 @@ export class LlmBroker {
       attempts: result.attempts,
     });
     return { content: completion.content, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
-  };
+  }
+
+  async #acquire(): Promise<void> {
+    if (this.#inFlight < this.#maxConcurrent) {
+      this.#inFlight++;
+      return;
+    }
+    // The releasing call hands its slot over directly, so inFlight stays counted.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#inFlight--;
+    else next();
+  }
 
   /** Records a workspace tool call reported by the runner (fields capped: it is container output). */
   readonly onTool = (msg: ToolMessage): void => {
@@ -153,7 +185,7 @@ export class LlmBroker {
     return this.#run.exhausted;
   }
 
-  /** Aborts calls still in flight (the generation's container is gone). */
+  /** Aborts calls in flight and refuses later ones (the generation's container is gone). */
   close(): void {
     this.#abort.abort();
   }

@@ -3,6 +3,7 @@ export { parseAgentRequest, AgentLlmRequest, RequestCaps, DEFAULT_REQUEST_CAPS }
 export type { ParsedAgentRequest, AgentRequestParse } from "./agent-request.js";
 export { LlmBroker, MIN_COMPLETION_TOKENS } from "./broker.js";
 export type { LlmBrokerOptions, BrokerUsage } from "./broker.js";
+export { createLlmPort, createGenerationBroker } from "./connect-llm.js";
 export { BudgetLedger, BudgetLimits, UNLIMITED, MIN_USEFUL_TOKENS } from "./budget-ledger.js";
 export type { Spend } from "./budget-ledger.js";
 export { resolveLlmSetup, LlmOptions, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS } from "./llm-config.js";
