@@ -66,7 +66,7 @@ export function userPrompt(request: ImproveRequest, files: ReadonlyMap<string, s
 export function retryPrompt(results: readonly EditResult[], syntax: readonly string[], malformed: readonly string[]): string {
   const applied = results.filter((r) => r.ok).map((r) => r.block.index);
   const lines = [
-    applied.length > 0 ? `Blocks ${applied.join(", ")} were applied; do not resend them.` : "No block was applied.",
+    applied.length > 0 ? `Applied blocks: ${applied.join(", ")}; do not resend them.` : "No block was applied.",
     ...results.flatMap((r) => (r.ok ? [] : [`Block ${r.block.index} (${r.block.path}) failed: ${r.reason}`])),
     ...malformed.map((m) => `Malformed: ${m}`),
     ...syntax.map((s) => `Syntax error after applying: ${s}`),

@@ -4,7 +4,7 @@
  */
 export const search = {
   /** Relative step size: a fraction of the range (or of log-range for wide positive ranges). */
-  stepScale: 0.2, // evolve:range 0.02..0.8
+  stepScale: 0.1, // evolve:range 0.02..0.8
   /** How many knob edits one generation makes. */
   editsPerGeneration: 1, // evolve:range 1..4 int
   /** Probability that an edit targets the solver file of the task being evolved. */

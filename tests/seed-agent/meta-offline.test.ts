@@ -1,0 +1,107 @@
+/**
+ * The seed meta agent's offline strategy, run by the trusted runner in real containers
+ * against the seed tree: a non-empty change that compiles, reproducible for a seed, and
+ * steered by the lineage.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ImproveReport, LineageStep } from "@evolve/contract";
+import { runImprove } from "../../sandbox/src/index.js";
+import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { emitTree, readTree, SEED_DIR, typeCheckTree } from "./agent-tree.js";
+import { improveRequest } from "./improve-request.js";
+
+let env: TestEngine;
+let work: string;
+let buildDir: string;
+
+beforeAll(async () => {
+  env = await testEngine();
+  work = await mkdtemp(join(tmpdir(), "evolve-seed-meta-"));
+  buildDir = join(work, "build");
+  await emitTree(SEED_DIR, buildDir);
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/** Runs the seed's improve on `agentDir` with no LLM; returns the report and the tree it left. */
+async function improveOffline(agentDir: string, task: string, seed: number, lineage: LineageStep[] = []) {
+  const takeTo = await mkdtemp(join(work, "take-"));
+  const result = await runImprove({
+    engine: env.engine,
+    image: env.image,
+    labels: { session: env.session, phase: "improve" },
+    buildDir,
+    agentDir,
+    takeTo,
+    timeoutMs: 120_000,
+    init: { task, seed, llmAvailable: false, deadline: Date.now() + 100_000, request: improveRequest(task, seed, lineage) },
+  });
+  expect(result.error, result.outcome.stderr).toBeNull();
+  expect(result.extracted.ok).toBe(true);
+  return { report: result.report as ImproveReport, tree: await readTree(takeTo), takeTo };
+}
+
+function changedPaths(before: Map<string, string>, after: Map<string, string>): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
+}
+
+describe("seed meta agent, offline strategy", () => {
+  it("makes a non-empty change that compiles, the same for the same seed and different for another", async () => {
+    const seedTree = await readTree(SEED_DIR);
+    const first = await improveOffline(SEED_DIR, "circle-packing", 11);
+    const again = await improveOffline(SEED_DIR, "circle-packing", 11);
+    const other = await improveOffline(SEED_DIR, "circle-packing", 12);
+
+    const changed = changedPaths(seedTree, first.tree);
+    expect(changed.length).toBeGreaterThan(0);
+    expect([...first.report.changedFiles].sort()).toEqual(changed);
+    expect(first.report.summary).toMatch(/^offline: \S+ \S+→\S+ \(\S+\)/);
+    expect(first.report.summary).not.toContain("\n");
+    expect(await typeCheckTree(first.takeTo)).toEqual([]);
+
+    expect(again.tree).toEqual(first.tree);
+    expect(again.report).toEqual(first.report);
+    expect(other.tree).not.toEqual(first.tree);
+    expect(await typeCheckTree(other.takeTo)).toEqual([]);
+  });
+
+  it("keeps moving a knob whose last move raised the score and backs off one that lowered it", async () => {
+    // A tree whose only task knob is `params.iterations`, and whose search parameters always edit it once.
+    const tree = join(work, "fixture-tree");
+    await cp(SEED_DIR, tree, { recursive: true });
+    await writeFile(join(tree, "task/fixture.ts"), "export const params = {\n  iterations: 400, // evolve:range 10..20000 int\n};\n");
+    const paramsPath = join(tree, "meta/search-params.ts");
+    const searchParams = (await readFile(paramsPath, "utf8"))
+      .replace(/taskFileBias: [\d.]+,/, "taskFileBias: 1,")
+      .replace(/selfEditRate: [\d.]+,/, "selfEditRate: 0,")
+      .replace(/editsPerGeneration: \d+,/, "editsPerGeneration: 1,");
+    await writeFile(paramsPath, searchParams);
+    const moved = "params.iterations 200→400 (task/fixture.ts)";
+
+    for (const seed of [1, 2, 3]) {
+      const helped = await improveOffline(tree, "fixture", seed, [
+        { id: "g0000", score: 0.3, summary: "seed" },
+        { id: "g0001", score: 0.5, summary: `offline: ${moved}` },
+      ]);
+      const up = /params\.iterations 400→(\d+) \(task\/fixture\.ts\)/.exec(helped.report.summary);
+      expect(up, helped.report.summary).not.toBeNull();
+      expect(Number(up?.[1])).toBeGreaterThan(400);
+      expect(helped.tree.get("task/fixture.ts")).toContain(`iterations: ${up?.[1]}, // evolve:range`);
+
+      const hurt = await improveOffline(tree, "fixture", seed, [
+        { id: "g0000", score: 0.5, summary: "seed" },
+        { id: "g0001", score: 0.3, summary: `offline: ${moved}` },
+      ]);
+      const down = /params\.iterations 400→(\d+) \(task\/fixture\.ts\)/.exec(hurt.report.summary);
+      expect(down, hurt.report.summary).not.toBeNull();
+      expect(Number(down?.[1])).toBeLessThan(400);
+      // Backing off takes a smaller step than pushing on.
+      expect(400 - Number(down?.[1])).toBeLessThan(Number(up?.[1]) - 400);
+    }
+  });
+});
