@@ -1,4 +1,14 @@
-/** The LLM broker: OpenAI-compatible client, budgets, transcripts, replay. */
+/**
+ * The LLM broker: OpenAI-compatible client, budgets, transcripts, replay. Wiring, once per run:
+ *
+ *   const setup = resolveLlmSetup(process.env, { model });          // setup.available → init.llmAvailable
+ *   const runLedger = new BudgetLedger("run", { tokens, usd });       // resumed runs pass what was spent
+ *   // per generation:
+ *   const broker = createGenerationBroker({ setup, runLedger, generationLimits });
+ *   await runImprove({ ..., onLlm: broker.onLlm, onTool: broker.onTool });
+ *   broker.close(); record broker.transcript() and broker.usage(); stop proposing when runLedger.exhausted.
+ *   // replay: createGenerationBroker({ ..., port: createReplayPort(parseTranscript(text).entries) })
+ */
 export { parseAgentRequest, AgentLlmRequest, RequestCaps, DEFAULT_REQUEST_CAPS } from "./agent-request.js";
 export type { ParsedAgentRequest, AgentRequestParse } from "./agent-request.js";
 export { LlmBroker, MIN_COMPLETION_TOKENS } from "./broker.js";

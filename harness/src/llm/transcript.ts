@@ -11,7 +11,7 @@ const Message = z.object({ role: z.enum(["system", "user", "assistant"]), conten
 export const LlmTranscriptEntry = z.object({
   kind: z.literal("llm"),
   /** ISO timestamp when the call arrived at the broker. */
-  at: z.string(),
+  at: z.iso.datetime(),
   model: z.string(),
   /** ok: answered; invalid: malformed request; refused: over budget or offline; failed: the endpoint failed. */
   outcome: z.enum(["ok", "invalid", "refused", "failed"]),
@@ -35,7 +35,7 @@ export type LlmTranscriptEntry = z.infer<typeof LlmTranscriptEntry>;
 
 export const ToolTranscriptEntry = z.object({
   kind: z.literal("tool"),
-  at: z.string(),
+  at: z.iso.datetime(),
   name: z.enum(["list", "read", "write", "replace", "delete"]),
   path: z.string().nullable(),
   ok: z.boolean(),
