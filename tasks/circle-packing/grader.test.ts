@@ -9,8 +9,8 @@ function answering(value: unknown): SolveCall {
 }
 
 /** A feasible but poor packing of n circles: a 4x3 grid with radius 1/8. */
-function grid12(): number[][] {
-  const out: number[][] = [];
+function grid12(): [number, number, number][] {
+  const out: [number, number, number][] = [];
   for (let i = 0; i < 12; i++) out.push([0.125 + 0.25 * (i % 4), 1 / 6 + (1 / 3) * Math.floor(i / 4), 0.125]);
   return out;
 }

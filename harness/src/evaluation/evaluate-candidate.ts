@@ -3,7 +3,7 @@
  * stage1 (small visible subset) → the rest of the visible split above the threshold →
  * the held-out split when asked. Held-out instances only ever enter held-out sessions.
  */
-import { openSolveSession, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { openSolveSession, type AgentContainerOptions, type SandboxEngine } from "../../../sandbox/src/index.js";
 import type { Runtime, SandboxLabels, SandboxLimits } from "../../../sandbox/src/types.js";
 import type { WireLlmRequest, WireLlmResponse } from "../../../sandbox/runner/protocol.js";
 import { EvolveError } from "../../../sandbox/src/errors.js";
@@ -16,7 +16,8 @@ export type VisiblePolicy = "staged" | "full" | "stage1";
 
 export interface EvaluateOptions {
   engine: SandboxEngine;
-  image: string;
+  /** The runtime image (or its tag). */
+  image: AgentContainerOptions["image"];
   task: Task;
   /** Host dir with the emitted JS that passed validation (and package.json {"type":"module"}). */
   buildDir: string;
