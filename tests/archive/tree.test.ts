@@ -2,7 +2,15 @@ import { createHash } from "node:crypto";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hashDirectory, isSafeRelativePath, readTree, snapshotHash, writeTree } from "../../harness/src/archive/index.js";
+import {
+  applyPatch,
+  diffDirectories,
+  hashDirectory,
+  isSafeRelativePath,
+  readTree,
+  snapshotHash,
+  writeTree,
+} from "../../harness/src/archive/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
 import { randomTree, tempDir } from "./fixtures.js";
 
@@ -59,5 +67,23 @@ describe("reading trees", () => {
   it("knows which relative paths are safe", () => {
     for (const p of ["a", "a/b.ts", ".hidden/x"]) expect(isSafeRelativePath(p)).toBe(true);
     for (const p of ["", "/etc", "../x", "a/../b", "a//b", "a/./b", "a\\b", "a\0"]) expect(isSafeRelativePath(p)).toBe(false);
+  });
+});
+
+describe("diffDirectories", () => {
+  it("gives the patch, changes and hash a record needs", async () => {
+    const rng = createRng(21);
+    const parent = randomTree(rng, 6);
+    const child = new Map(parent).set("task/new.ts", "export const y = 2;\n");
+    const [pd, cd] = [await tempDir(), await tempDir()];
+    await writeTree(pd, parent);
+    await writeTree(cd, child);
+    const d = await diffDirectories(pd, cd);
+    expect(d.snapshotHash).toBe(snapshotHash(child));
+    expect(d.changes).toEqual([{ path: "task/new.ts", change: "added", additions: 1, deletions: 0 }]);
+    const applied = applyPatch(parent, d.patch);
+    expect(applied.ok && snapshotHash(applied.tree)).toBe(snapshotHash(child));
+    const seed = await diffDirectories(null, pd);
+    expect(seed.changes.every((c) => c.change === "added")).toBe(true);
   });
 });

@@ -49,4 +49,5 @@ export { RUN_SCHEMA_VERSION, RunConfig, RunLimits, RunOrigin, RunRecord, RunStat
 export { copyTree, hashDirectory, isSafeRelativePath, listTreeFiles, readTree, snapshotHash, writeTree } from "./tree.js";
 export type { Tree } from "./tree.js";
 export { CONTEXT_LINES, diffFile, diffTrees } from "./unified-diff.js";
+export { diffDirectories } from "./snapshot-diff.js";
 export type { TreeDiff } from "./unified-diff.js";

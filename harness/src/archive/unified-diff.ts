@@ -67,6 +67,10 @@ interface Hunk {
 function groupHunks(edits: readonly Edit[]): Hunk[] {
   const changed = edits.flatMap((e, i) => (e.op === "equal" ? [] : [i]));
   const hunks: Hunk[] = [];
+  // Old and new lines before edits[counted], advanced as hunks move down the script.
+  let counted = 0;
+  let oldBefore = 0;
+  let newBefore = 0;
   let i = 0;
   while (i < changed.length) {
     const first = changed[i] ?? 0;
@@ -75,12 +79,12 @@ function groupHunks(edits: readonly Edit[]): Hunk[] {
     while (i + 1 < changed.length && (changed[i + 1] ?? 0) - last <= 2 * CONTEXT_LINES + 1) last = changed[++i] ?? last;
     i++;
     const start = Math.max(0, first - CONTEXT_LINES);
-    const before = edits.slice(0, start);
-    hunks.push({
-      edits: edits.slice(start, Math.min(edits.length, last + CONTEXT_LINES + 1)),
-      oldBefore: before.filter((e) => e.op !== "insert").length,
-      newBefore: before.filter((e) => e.op !== "delete").length,
-    });
+    for (; counted < start; counted++) {
+      const op = edits[counted]?.op;
+      if (op !== "insert") oldBefore++;
+      if (op !== "delete") newBefore++;
+    }
+    hunks.push({ edits: edits.slice(start, Math.min(edits.length, last + CONTEXT_LINES + 1)), oldBefore, newBefore });
   }
   return hunks;
 }
