@@ -1,6 +1,6 @@
 /**
- * Circle packing: start from a simple layout, relax it with a penalty method (Adam steps on
- * -sum(r) + penalty * violations^2), then shrink radii until the packing is exactly feasible.
+ * Circle packing: start from a simple layout, relax it with a penalty method (gradient or
+ * Adam steps on -sum(r) + penalty * violations^2), then shrink radii until it is exactly feasible.
  */
 import type { Json, SolveContext } from "@evolve/contract";
 
@@ -14,6 +14,7 @@ export const params = {
   restarts: 1, // evolve:range 1..60 int
   jitter: 0.01, // evolve:range 0..0.2
   init: "grid", // evolve:choices "grid" | "random" | "hex"
+  optimizer: "gradient", // evolve:choices "gradient" | "adam"
 };
 
 // Flat layout [x0, y0, r0, x1, y1, r1, ...].
@@ -107,6 +108,13 @@ function relax(c: Layout, n: number): void {
     if (t % phaseLength === 0) penalty *= params.penaltyGrowth;
     const lr = params.stepSize * Math.pow(params.finalStepRatio, t / params.iterations);
     addGradient(c, n, penalty, g);
+    if (params.optimizer === "gradient") {
+      // Plain descent, scaled so the largest coordinate step is at most lr.
+      let largest = 1;
+      for (let k = 0; k < 3 * n; k++) largest = Math.max(largest, Math.abs(g[k]!));
+      for (let k = 0; k < 3 * n; k++) c[k]! -= (lr * g[k]!) / largest;
+      continue;
+    }
     for (let k = 0; k < 3 * n; k++) {
       m[k] = 0.9 * m[k]! + 0.1 * g[k]!;
       v[k] = 0.999 * v[k]! + 0.001 * g[k]! * g[k]!;

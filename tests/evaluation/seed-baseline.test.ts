@@ -15,9 +15,10 @@ afterAll(() => rm(buildDir, { recursive: true, force: true }));
 
 /** Measured seed baselines (seed 1): visible mean, held-out mean. */
 const BASELINES: Record<string, { visible: number; heldout: number; tolerance: number }> = {
-  "circle-packing": { visible: 0, heldout: 0, tolerance: 0.02 },
-  "email-validation": { visible: 0, heldout: 0, tolerance: 1e-9 },
-  snake: { visible: 0, heldout: 0, tolerance: 1e-9 },
+  // Deterministic for a seed (ctx.random, seeded food), so the tolerances are tight.
+  "circle-packing": { visible: 0.9332, heldout: 0.9266, tolerance: 0.002 },
+  "email-validation": { visible: 47 / 60, heldout: 26 / 40, tolerance: 1e-9 },
+  snake: { visible: 0.65, heldout: 0.7867, tolerance: 0.001 },
 };
 
 describe.each(Object.keys(BASELINES))("seed agent on %s", (name) => {

@@ -88,6 +88,8 @@ export async function attemptInstance(
     failure ??= `grader error: ${errorMessage(cause)}`;
   }
   if (failure !== null) outcome = { ...outcome, score: 0, value: null, feedback: outcome.feedback || failure };
+  // A grader signals unusable output by a null value; that is the instance's error.
+  else if (outcome.value === null) failure = `invalid output: ${outcome.feedback}`;
   return { outcome, failure, computeMs, durationMs: Date.now() - started };
 }
 
