@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec.js";
+import { containerCreateOptions, RUNSC_PIDS_HEADROOM, workspaceVolumeOptions } from "./container-spec.js";
 import { DEFAULT_LIMITS, SANDBOX_UID } from "./limits.js";
 
 describe("hardened container spec", () => {
@@ -53,7 +53,7 @@ describe("hardened container spec", () => {
     expect(custom.HostConfig["Runtime"]).toBe("runsc");
     expect(custom.HostConfig["Memory"]).toBe(64 << 20);
     expect(custom.HostConfig["MemorySwap"]).toBe(64 << 20);
-    expect(custom.HostConfig["PidsLimit"]).toBe(8);
+    expect(custom.HostConfig["PidsLimit"]).toBe(8 + RUNSC_PIDS_HEADROOM);
   });
 
   it("makes the workspace a size-capped tmpfs owned by the sandbox user", () => {

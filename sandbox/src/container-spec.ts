@@ -8,6 +8,13 @@ import type { SandboxLabels, SandboxLimits, SandboxSpec } from "./types.js";
 
 export const WORKSPACE_MOUNT = "/work";
 
+/**
+ * Under gVisor the pids cgroup also counts the sandbox kernel's own threads (and, on the
+ * ptrace platform, a stub per guest process); without headroom the sentry itself fails to
+ * start threads and dies (exit code 2) long before the agent reaches its limit.
+ */
+export const RUNSC_PIDS_HEADROOM = 128;
+
 /** Docker labels: every container and volume can be found again by session, run, generation. */
 export function dockerLabels(labels: SandboxLabels): Record<string, string> {
   const out: Record<string, string> = { [`${LABEL_PREFIX}.managed`]: "true", [`${LABEL_PREFIX}.session`]: labels.session };
@@ -73,7 +80,7 @@ export function containerCreateOptions(spec: SandboxSpec, volumeName: string): C
       Tmpfs: { "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpfsBytes}` },
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],
-      PidsLimit: limits.pidsLimit,
+      PidsLimit: spec.runtime === "runsc" ? limits.pidsLimit + RUNSC_PIDS_HEADROOM : limits.pidsLimit,
       Memory: limits.memoryBytes,
       // Equal to Memory: no swap, so a memory hog meets the OOM killer, not the disk.
       MemorySwap: limits.memoryBytes,
