@@ -64,6 +64,8 @@ export async function checkImportGate(buildDir: string, options: ImportGateOptio
     case "load_timeout":
       return fail("load_timeout", `loading the agent did not finish within ${options.timeoutMs} ms`, stderr);
     case "exited":
+      // A load that outlived the container's clock ends as a kill: still a timeout.
+      if (check.outcome.timedOut) return fail("load_timeout", `loading the agent did not finish within ${options.timeoutMs} ms`, stderr);
       return fail("load_exit", `loading the agent ended the process: ${check.message}`, stderr);
     case "protocol":
       return fail("protocol_violation", `the container broke the runner protocol: ${check.message}`, stderr);

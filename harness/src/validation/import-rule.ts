@@ -17,6 +17,8 @@ import { ALLOWED_NODE_BUILTINS, CONTRACT_MODULE, TOOLCHAIN_PACKAGES } from "./co
 
 /** One breach of the import rule, located in the agent tree. */
 export interface ImportViolation {
+  /** "contract_redefined" for a declaration of the contract module, else "forbidden_import". */
+  code: "forbidden_import" | "contract_redefined";
   file: string;
   line: number;
   message: string;
@@ -24,16 +26,15 @@ export interface ImportViolation {
 
 /** First breach of the import rule in `sourceFile` (path `relPath` in the tree), or null. */
 export function findImportViolation(sourceFile: ts.SourceFile, relPath: string): ImportViolation | null {
-  const at = (node: ts.Node, message: string): ImportViolation => ({
-    file: relPath,
-    line: sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1,
-    message: `${relPath}:${sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1}: ${message}`,
-  });
+  const at = (node: ts.Node, message: string, code: ImportViolation["code"] = "forbidden_import"): ImportViolation => {
+    const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+    return { code, file: relPath, line, message: `${relPath}:${line}: ${message}` };
+  };
   const directive =
     sourceFile.referencedFiles[0] ?? sourceFile.typeReferenceDirectives[0] ?? sourceFile.libReferenceDirectives[0];
   if (directive !== undefined) {
     const line = sourceFile.getLineAndCharacterOfPosition(directive.pos).line + 1;
-    return { file: relPath, line, message: `${relPath}:${line}: triple-slash references are not allowed` };
+    return { code: "forbidden_import", file: relPath, line, message: `${relPath}:${line}: triple-slash references are not allowed` };
   }
   let found: ImportViolation | null = null;
   const visit = (node: ts.Node): void => {
@@ -45,7 +46,7 @@ export function findImportViolation(sourceFile: ts.SourceFile, relPath: string):
   return found;
 }
 
-type At = (node: ts.Node, message: string) => ImportViolation;
+type At = (node: ts.Node, message: string, code?: ImportViolation["code"]) => ImportViolation;
 
 function checkNode(node: ts.Node, relPath: string, at: At): ImportViolation | null {
   if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -77,7 +78,7 @@ function checkNode(node: ts.Node, relPath: string, at: At): ImportViolation | nu
     }
   }
   if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name) && node.name.text === CONTRACT_MODULE) {
-    return at(node, `declaring or augmenting "${CONTRACT_MODULE}" is not allowed: the contract belongs to the harness`);
+    return at(node, `declaring or augmenting "${CONTRACT_MODULE}" is not allowed: the contract belongs to the harness`, "contract_redefined");
   }
   return null;
 }
@@ -102,7 +103,7 @@ function checkSpecifier(spec: string, relPath: string, node: ts.Node, at: At): I
     if (target === ".." || target.startsWith("../")) return at(node, `import "${spec}" leaves the agent tree`);
     return null;
   }
-  if (spec.startsWith("/") || spec.includes(":") && !spec.startsWith("node:")) {
+  if (spec.startsWith("/") || (spec.includes(":") && !spec.startsWith("node:"))) {
     return at(node, `import "${spec}": absolute and URL specifiers are not allowed`);
   }
   if (TOOLCHAIN_PACKAGES.includes(spec)) return null;

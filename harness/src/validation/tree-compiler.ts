@@ -59,8 +59,8 @@ export class TreeCompiler {
       fileSystem: this.#fs,
       skipAddingFilesFromTsConfig: true,
       resolutionHost: (host, getOptions) => ({
-        resolveModuleNames: (names, containingFile) =>
-          names.map((name) => this.#resolve(name, containingFile, host, getOptions())),
+        resolveModuleNames: (names, containingFile, _reused, _redirect, _options, containingSourceFile) =>
+          names.map((name) => this.#resolve(name, containingFile, containingSourceFile?.impliedNodeFormat, host, getOptions())),
       }),
     });
     this.#project.addSourceFileAtPath(paths.contractFile);
@@ -71,6 +71,7 @@ export class TreeCompiler {
   #resolve(
     name: string,
     containingFile: string,
+    containingFormat: ts.ResolutionMode,
     host: ts.ModuleResolutionHost,
     options: ts.CompilerOptions,
   ): ts.ResolvedModuleFull | undefined {
@@ -80,8 +81,9 @@ export class TreeCompiler {
       const types = this.#paths.packageTypes.get(name);
       return types === undefined ? undefined : { resolvedFileName: types, extension: ts.Extension.Dts, isExternalLibraryImport: true };
     }
-    const found = ts.resolveModuleName(name, containingFile, options, host, undefined, undefined, ts.ModuleKind.ESNext)
-      .resolvedModule;
+    // The tree is ESM by construction; toolchain declarations resolve in their own format.
+    const mode = fromTree ? ts.ModuleKind.ESNext : containingFormat;
+    const found = ts.resolveModuleName(name, containingFile, options, host, undefined, undefined, mode).resolvedModule;
     if (!fromTree) return found;
     // From the tree only relative imports resolve, and only to files of the tree; Node
     // built-ins then fall back to @types/node's ambient module declarations.
@@ -139,7 +141,7 @@ export class TreeCompiler {
     if (syntax.length > 0) return diagnosticsFailure("compile", "syntax_error", syntax, root);
     for (const source of sources) {
       const violation = findImportViolation(source, relative(root, source.fileName).split(sep).join("/"));
-      if (violation !== null) return { stage: "compile", code: "forbidden_import", ...violation };
+      if (violation !== null) return { stage: "compile", ...violation };
     }
     const semantic = [
       ...errorsOnly(program.getGlobalDiagnostics()),
