@@ -20,7 +20,7 @@ const CHECK_MARGIN_MS = 8000;
 async function loadTree(ctx: ImproveContext): Promise<{ project: Project; originals: Map<string, string> }> {
   const project = new Project({
     useInMemoryFileSystem: true,
-    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, target: 9, module: 199, moduleResolution: 99, lib: ["lib.es2023.d.ts"], noEmit: true },
+    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, target: 9, module: 199, moduleResolution: 99, lib: ["lib.es2023.d.ts"], noEmit: true },
   });
   const originals = new Map<string, string>();
   for (const path of await ctx.files.list()) {
@@ -70,6 +70,7 @@ function taskFileOf(task: string, paths: readonly string[]): string | null {
 /** Runs the offline strategy; `note` is appended to the summary (e.g. why the LLM was not used). */
 export async function offlineImprove(request: ImproveRequest, ctx: ImproveContext, note = ""): Promise<ImproveReport> {
   const random = (): number => ctx.random();
+  const started = Date.now();
   const { project, originals } = await loadTree(ctx);
   const paths = [...originals.keys()];
   const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
@@ -107,10 +108,12 @@ export async function offlineImprove(request: ImproveRequest, ctx: ImproveContex
     if (!sf) return false;
     for (let attempt = 0; attempt < 6; attempt++) {
       const knobs = knobsOf(path, sf).filter((k) => !tried.has(`${path}|${k.name}`));
-      const knob = pickWeighted(knobs, (k) => hintOf(k).weight, random);
-      if (!knob) return false;
+      const hints = new Map(knobs.map((k) => [k, hintOf(k)] as const));
+      const knob = pickWeighted(knobs, (k) => hints.get(k)?.weight ?? 1, random);
+      const hint = knob && hints.get(knob);
+      if (!knob || !hint) return false;
       tried.add(`${path}|${knob.name}`);
-      const next = mutate(knob, hintOf(knob), steps, random);
+      const next = mutate(knob, hint, steps, random);
       if (next === null) continue;
       const before = sf.getFullText();
       sf.replaceText([knob.start, knob.end], next);
@@ -128,6 +131,7 @@ export async function offlineImprove(request: ImproveRequest, ctx: ImproveContex
   // Never an empty generation: fall back to our own search parameters, then to any knob.
   if (moves.length === 0) for (const path of [SELF, ...withKnobs]) if (editOnce(path)) break;
 
+  ctx.log(`meta offline: ${withKnobs.length} files with knobs, ${moves.length} moves, type-check ${checking ? "on" : "off"}, ${Date.now() - started} ms`);
   const changedFiles: string[] = [];
   for (const [path, original] of originals) {
     const now = sourceOf(path)?.getFullText();

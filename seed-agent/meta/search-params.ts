@@ -19,8 +19,8 @@ export const search = {
   memory: 8, // evolve:range 1..30 int
   /** Perturb plain numeric literals when a file has no annotated knobs. */
   literalFallback: true, // evolve:flag
-  /** Type-check each offline edit in the container and retry another one on errors. */
-  typeCheck: true, // evolve:flag
+  /** Type-check each offline edit in the container and retry another one on errors (not a knob: it keeps edits compiling). */
+  typeCheck: true,
   /** LLM: how many times a failed SEARCH block is sent back to the model. */
   llmRetries: 2, // evolve:range 0..4 int
   /** LLM: characters of source and feedback the prompt may carry. */
