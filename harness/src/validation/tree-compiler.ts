@@ -13,6 +13,7 @@ import { ConfinedFileSystem } from "./confined-file-system.js";
 import { diagnosticsFailure, errorsOnly, semanticCode, signatureCode } from "./diagnostics.js";
 import { findImportViolation } from "./import-rule.js";
 import { type ToolchainPaths, defaultToolchainPaths } from "./toolchain-paths.js";
+import { type CacheInput, CandidateKeys, VerifiedCache } from "./verified-cache.js";
 import { EvolveError } from "../../../sandbox/src/errors.js";
 
 /** An emitted JS file, by its path relative to the build dir. */
@@ -49,6 +50,7 @@ export class TreeCompiler {
   readonly #project: Project;
   readonly #fs: ConfinedFileSystem;
   readonly #paths: ToolchainPaths;
+  readonly #verified = new VerifiedCache();
 
   constructor(paths: ToolchainPaths = defaultToolchainPaths()) {
     this.#paths = paths;
@@ -107,20 +109,26 @@ export class TreeCompiler {
       const sources = added.map((sf) => {
         const source = program.getSourceFile(sf.getFilePath());
         if (source === undefined) throw new EvolveError("internal", `compiler lost ${sf.getFilePath()}`);
-        return source;
+        return { path: relative(root, source.fileName).split(sep).join("/"), source };
       });
-      const compileFailure = this.#compileFailure(program, sources, root);
+      const keys = new CandidateKeys(sources);
+      const compileFailure = this.#compileFailure(program, sources, keys, root);
       if (compileFailure !== null) return { ok: false, failure: compileFailure, compileMs: performance.now() - started };
-      const emitted = emit(program, sources, root);
+      const emitted = this.#emit(program, sources, keys);
       const compileMs = performance.now() - started;
       const signatureStarted = performance.now();
+      const signatureKey = `signature\0${keys.keyOf(...ENTRIES.map((e) => e.file))}`;
       const checkSource = program.getSourceFile(checkFile.getFilePath());
-      const signatureErrors = checkSource === undefined ? [] : errorsOnly(program.getSemanticDiagnostics(checkSource));
+      const signatureErrors =
+        this.#verified.get(signatureKey) !== undefined || checkSource === undefined
+          ? []
+          : errorsOnly(program.getSemanticDiagnostics(checkSource));
       const signatureMs = performance.now() - signatureStarted;
       if (signatureErrors.length > 0) {
         const failure = diagnosticsFailure("signature", signatureCode(signatureErrors), signatureErrors, root);
         return { ok: false, failure: relocateSignature(failure, signatureErrors, added, checkName), compileMs, signatureMs };
       }
+      this.#verified.set(signatureKey, { js: null });
       return { ok: true, files: emitted, compileMs, signatureMs };
     } finally {
       for (const sf of this.#project.getSourceFiles()) {
@@ -131,7 +139,29 @@ export class TreeCompiler {
     }
   }
 
-  #compileFailure(program: ts.Program, sources: ts.SourceFile[], root: string): ValidationFailure | null {
+  /** Emit to memory, reusing the JS of proven files; remember every file as clean. */
+  #emit(program: ts.Program, files: readonly CacheInput[], keys: CandidateKeys): EmittedFile[] {
+    const out: EmittedFile[] = [];
+    for (const { path, source } of files) {
+      const key = keys.keyOf(path);
+      let js = this.#verified.get(key)?.js;
+      if (js === undefined) {
+        js = null;
+        if (!source.isDeclarationFile) {
+          const result = program.emit(source, (fileName, text) => {
+            if (fileName.endsWith(".js")) js = text;
+          });
+          if (result.emitSkipped || js === null) throw new EvolveError("internal", `emit skipped for ${path} after a clean check`);
+        }
+        this.#verified.set(key, { js });
+      }
+      if (js !== null) out.push({ path: path.replace(/\.ts$/, ".js"), text: js });
+    }
+    return out;
+  }
+
+  #compileFailure(program: ts.Program, files: readonly CacheInput[], keys: CandidateKeys, root: string): ValidationFailure | null {
+    const sources = files.map((f) => f.source);
     const optionErrors = errorsOnly(program.getOptionsDiagnostics());
     if (optionErrors.length > 0) {
       const words = optionErrors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")).join("; ");
@@ -139,31 +169,19 @@ export class TreeCompiler {
     }
     const syntax = sources.flatMap((s) => errorsOnly(program.getSyntacticDiagnostics(s)));
     if (syntax.length > 0) return diagnosticsFailure("compile", "syntax_error", syntax, root);
-    for (const source of sources) {
-      const violation = findImportViolation(source, relative(root, source.fileName).split(sep).join("/"));
+    for (const { path, source } of files) {
+      const violation = findImportViolation(source, path);
       if (violation !== null) return { stage: "compile", ...violation };
     }
+    // Files whose whole reachable closure was proven clean before are not checked again.
+    const unproven = files.filter((f) => this.#verified.get(keys.keyOf(f.path)) === undefined);
     const semantic = [
       ...errorsOnly(program.getGlobalDiagnostics()),
-      ...sources.flatMap((s) => errorsOnly(program.getSemanticDiagnostics(s))),
+      ...unproven.flatMap((f) => errorsOnly(program.getSemanticDiagnostics(f.source))),
     ];
     if (semantic.length > 0) return diagnosticsFailure("compile", semanticCode(semantic), semantic, root);
     return null;
   }
-}
-
-function emit(program: ts.Program, sources: ts.SourceFile[], root: string): EmittedFile[] {
-  const files: EmittedFile[] = [];
-  for (const source of sources) {
-    if (source.isDeclarationFile) continue;
-    const result = program.emit(source, (fileName, text) => {
-      if (fileName.endsWith(".js")) files.push({ path: relative(root, fileName).split(sep).join("/"), text });
-    });
-    if (result.emitSkipped) {
-      throw new EvolveError("internal", `emit skipped for ${relative(root, source.fileName)} after a clean check`);
-    }
-  }
-  return files;
 }
 
 /** Point a signature failure at the agent's entry file and export, not the synthetic check file. */
