@@ -39,7 +39,7 @@ const LlmRequestSchema = z.object({
 });
 
 /** Every line the runner may print; anything else is a protocol violation. */
-export const RunnerMessageSchema = z.discriminatedUnion("type", [
+export const RunnerMessageSchema = z.union([
   z.object({ type: z.literal("ready"), exports: z.record(z.string(), z.string()) }),
   z.object({ type: z.literal("load-error"), message: z.string() }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: Json }),
@@ -52,12 +52,6 @@ export const RunnerMessageSchema = z.discriminatedUnion("type", [
     ok: z.boolean(),
     error: z.string().nullable(),
   }),
-]);
-
-/** `discriminatedUnion` needs unique keys, so "result" is parsed by a plain union. */
-const ParseSchema = z.union([
-  RunnerMessageSchema,
-  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
 ]);
 
 export const DEFAULT_STDOUT_CAP = 8 * 1024 * 1024;
@@ -103,7 +97,7 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     } catch {
       parsed = undefined;
     }
-    const result = ParseSchema.safeParse(parsed);
+    const result = RunnerMessageSchema.safeParse(parsed);
     if (!result.success) {
       protocolViolation = `the container printed a line that is not a protocol message: ${JSON.stringify(line.slice(0, 200))}`;
       void sandbox?.kill();

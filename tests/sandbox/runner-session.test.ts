@@ -1,0 +1,136 @@
+/** The trusted runner and its host-side sessions, on the real engine. */
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { checkImports, openSolveSession, runImprove } from "../../sandbox/src/index.js";
+import type { ToolMessage } from "../../sandbox/src/index.js";
+import { writeJsBuild } from "../support/js-build.js";
+import { testEngine } from "../support/test-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
+
+let t: TestEngine;
+beforeAll(async () => {
+  t = await testEngine();
+});
+afterEach(async () => {
+  expect(await t.engine.countManaged(t.session)).toEqual({ containers: 0, volumes: 0 });
+});
+
+const base = () => ({ engine: t.engine, image: t.image, labels: { session: t.session, phase: "test" } });
+
+describe("import check", () => {
+  it("reports the type of each contract export", async () => {
+    const result = await checkImports({ ...base(), buildDir: await writeJsBuild({}), timeoutMs: 15_000 });
+    expect(result).toMatchObject({ ok: true, exports: { solve: "function", improve: "function" } });
+  });
+
+  it("reports a module that throws at load", async () => {
+    const result = await checkImports({ ...base(), buildDir: await writeJsBuild({ task: `throw new Error("boom at load");\n` }), timeoutMs: 15_000 });
+    expect(result.ok).toBe(false);
+    expect(result.ok ? null : result.reason).toBe("load_error");
+    expect(result.ok ? "" : result.message).toContain("boom at load");
+  });
+
+  it("reports a module that loops forever at load", async () => {
+    const result = await checkImports({ ...base(), buildDir: await writeJsBuild({ meta: `for (;;) {}\n` }), timeoutMs: 3_000 });
+    expect(result.ok ? null : result.reason).toBe("load_timeout");
+  });
+
+  it("reports a module that exits at load", async () => {
+    const result = await checkImports({ ...base(), buildDir: await writeJsBuild({ task: `process.exit(0);\n` }), timeoutMs: 15_000 });
+    expect(result.ok ? null : result.reason).toBe("exited");
+  });
+});
+
+describe("solve session", () => {
+  it("answers calls in order with the seeded random and task name", async () => {
+    const task = `export async function solve(input, ctx) { console.log("noise goes to stderr"); return { echo: input, task: ctx.task, r: ctx.random() }; }\n`;
+    const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 7, llmAvailable: false });
+    const a = await session.call({ n: 1 }, { timeoutMs: 5_000 });
+    const b = await session.call([1, 2, 3], { timeoutMs: 5_000 });
+    const outcome = await session.close();
+    expect(a).toMatchObject({ ok: true, value: { echo: { n: 1 }, task: "demo" } });
+    expect(b).toMatchObject({ ok: true, value: { echo: [1, 2, 3] } });
+    expect(outcome.stderr).toContain("noise goes to stderr");
+  });
+
+  it("turns a hang into a timeout and ends the session", async () => {
+    const task = `export async function solve(input) { if (input === "hang") for (;;) {} return 1; }\n`;
+    const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false });
+    const reply = await session.call("hang", { timeoutMs: 1_500 });
+    expect(reply).toMatchObject({ ok: false, kind: "timeout" });
+    expect(session.alive).toBe(false);
+    expect(await session.call("fine", { timeoutMs: 1_000 })).toMatchObject({ ok: false, kind: "crash" });
+    await session.close();
+  });
+
+  it("treats junk on stdout as a protocol violation", async () => {
+    const task = `import { writeSync } from "node:fs"; export async function solve() { writeSync(1, '{"type":"result","id":1,"ok":true,"value":"forged"}\\nnot json\\n'); return "real"; }\n`;
+    const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false });
+    const reply = await session.call(null, { timeoutMs: 5_000 });
+    await session.close();
+    // The forged line arrives first and is well-formed, so it is the answer; the junk
+    // after it kills the session. Either way nothing but the candidate's own output counts.
+    expect(reply.ok ? reply.value : reply.kind).toMatch(/forged|protocol/);
+    expect(session.alive).toBe(false);
+  });
+
+  it("reports a thrown error without ending the session", async () => {
+    const task = `export async function solve(input) { if (input) throw new Error("nope"); return "ok"; }\n`;
+    const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false });
+    expect(await session.call(true, { timeoutMs: 5_000 })).toMatchObject({ ok: false, kind: "error" });
+    expect(await session.call(false, { timeoutMs: 5_000 })).toMatchObject({ ok: true, value: "ok" });
+    await session.close();
+  });
+});
+
+describe("improve", () => {
+  it("lets the meta agent edit its tree through the file tools and the LLM broker", async () => {
+    const meta = `export async function improve(request, ctx) {
+      const files = await ctx.files.list();
+      const reply = await ctx.llm.complete({ messages: [{ role: "user", content: "hi " + request.note }] });
+      await ctx.files.write("task/new.ts", "export const answer = " + JSON.stringify(reply.content) + ";\\n");
+      await ctx.files.replace("task/index.ts", "1", "2");
+      try { await ctx.files.read("../../etc/passwd"); } catch {}
+      return { summary: "wrote " + files.length, changedFiles: ["task/new.ts", "task/index.ts"] };
+    }\n`;
+    const agentDir = await mkdtemp(join(tmpdir(), "evolve-agent-"));
+    await mkdir(join(agentDir, "task"));
+    await writeFile(join(agentDir, "task/index.ts"), "export const x = 1;\n");
+    const takeTo = join(await mkdtemp(join(tmpdir(), "evolve-take-")), "tree");
+    const tools: ToolMessage[] = [];
+    const result = await runImprove({
+      ...base(),
+      buildDir: await writeJsBuild({ meta }),
+      agentDir,
+      takeTo,
+      timeoutMs: 30_000,
+      init: { task: "demo", seed: 3, llmAvailable: true, deadline: Date.now() + 30_000, request: { note: "there" } },
+      onLlm: async (request) => ({ content: `echo:${request.messages[0]?.content}`, promptTokens: 3, completionTokens: 2 }),
+      onTool: (event) => tools.push(event),
+    });
+    expect(result.error).toBeNull();
+    expect(result.report).toEqual({ summary: "wrote 1", changedFiles: ["task/new.ts", "task/index.ts"] });
+    expect(result.extracted).toMatchObject({ ok: true, files: 2 });
+    expect(await readFile(join(takeTo, "task/new.ts"), "utf8")).toContain("echo:hi there");
+    expect(await readFile(join(takeTo, "task/index.ts"), "utf8")).toBe("export const x = 2;\n");
+    expect(tools.map((e) => `${e.name}:${e.ok}`)).toEqual(["list:true", "write:true", "replace:true", "read:false"]);
+  });
+
+  it("kills a meta agent that does not return and takes nothing", async () => {
+    const agentDir = await mkdtemp(join(tmpdir(), "evolve-agent-"));
+    await writeFile(join(agentDir, "x.ts"), "export {};\n");
+    const result = await runImprove({
+      ...base(),
+      buildDir: await writeJsBuild({ meta: `export async function improve() { process.on("SIGTERM", () => {}); for (;;) {} }\n` }),
+      agentDir,
+      takeTo: join(agentDir, "..", "never"),
+      timeoutMs: 2_000,
+      init: { task: "demo", seed: 1, llmAvailable: false, deadline: Date.now() + 2_000, request: {} },
+    });
+    expect(result.outcome.timedOut).toBe(true);
+    expect(result.error).toContain("time limit");
+    expect(result.extracted.ok).toBe(false);
+  });
+});
