@@ -28,13 +28,13 @@ afterAll(async () => {
 });
 
 /** Runs the seed's improve on `agentDir` with no LLM; returns the report and the tree it left. */
-async function improveOffline(agentDir: string, task: string, seed: number, lineage: LineageStep[] = []) {
+async function improveOffline(agentDir: string, task: string, seed: number, lineage: LineageStep[] = [], build = buildDir) {
   const takeTo = await mkdtemp(join(work, "take-"));
   const result = await runImprove({
     engine: env.engine,
     image: env.image,
     labels: { session: env.session, phase: "improve" },
-    buildDir,
+    buildDir: build,
     agentDir,
     takeTo,
     timeoutMs: 120_000,
@@ -71,7 +71,8 @@ describe("seed meta agent, offline strategy", () => {
   });
 
   it("keeps moving a knob whose last move raised the score and backs off one that lowered it", async () => {
-    // A tree whose only task knob is `params.iterations`, and whose search parameters always edit it once.
+    // A tree whose only task knob is `params.iterations`, and whose search parameters (in the
+    // build that runs, not only in the tree) always edit it, once, and nothing else.
     const tree = join(work, "fixture-tree");
     await cp(SEED_DIR, tree, { recursive: true });
     await writeFile(join(tree, "task/fixture.ts"), "export const params = {\n  iterations: 400, // evolve:range 10..20000 int\n};\n");
@@ -81,14 +82,17 @@ describe("seed meta agent, offline strategy", () => {
       .replace(/selfEditRate: [\d.]+,/, "selfEditRate: 0,")
       .replace(/editsPerGeneration: \d+,/, "editsPerGeneration: 1,");
     await writeFile(paramsPath, searchParams);
+    const fixtureBuild = join(work, "fixture-build");
+    await emitTree(tree, fixtureBuild);
     const moved = "params.iterations 200→400 (task/fixture.ts)";
 
-    for (const seed of [1, 2, 3]) {
+    for (const seed of [1, 2]) {
       const helped = await improveOffline(tree, "fixture", seed, [
         { id: "g0000", score: 0.3, summary: "seed" },
         { id: "g0001", score: 0.5, summary: `offline: ${moved}` },
-      ]);
-      const up = /params\.iterations 400→(\d+) \(task\/fixture\.ts\)/.exec(helped.report.summary);
+      ], fixtureBuild);
+      expect(helped.report.changedFiles).toEqual(["task/fixture.ts"]);
+      const up = /^offline: params\.iterations 400→(\d+) \(task\/fixture\.ts\)$/.exec(helped.report.summary);
       expect(up, helped.report.summary).not.toBeNull();
       expect(Number(up?.[1])).toBeGreaterThan(400);
       expect(helped.tree.get("task/fixture.ts")).toContain(`iterations: ${up?.[1]}, // evolve:range`);
@@ -96,8 +100,8 @@ describe("seed meta agent, offline strategy", () => {
       const hurt = await improveOffline(tree, "fixture", seed, [
         { id: "g0000", score: 0.5, summary: "seed" },
         { id: "g0001", score: 0.3, summary: `offline: ${moved}` },
-      ]);
-      const down = /params\.iterations 400→(\d+) \(task\/fixture\.ts\)/.exec(hurt.report.summary);
+      ], fixtureBuild);
+      const down = /^offline: params\.iterations 400→(\d+) \(task\/fixture\.ts\)$/.exec(hurt.report.summary);
       expect(down, hurt.report.summary).not.toBeNull();
       expect(Number(down?.[1])).toBeLessThan(400);
       // Backing off takes a smaller step than pushing on.
