@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { SANDBOX_UID } from "./limits.js";
@@ -81,7 +81,8 @@ export async function hashImageInputs(inputs: ImageInputs): Promise<string> {
     const info = await stat(file);
     hash.update(`bin ${file} ${info.size} ${info.mtimeMs}\n`);
   }
-  for (const file of inputs.runnerSources) hash.update(`src ${file}\n`).update(await readFile(file));
+  // Sources by their path inside the repository, so every clone gets the same tag.
+  for (const file of inputs.runnerSources) hash.update(`src ${relative(repoRoot, file)}\n`).update(await readFile(file));
   for (const name of inputs.toolchainPackages) {
     hash.update(`pkg ${name}\n`).update(await readFile(join(repoRoot, "node_modules", name, "package.json")));
   }
