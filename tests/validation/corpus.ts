@@ -3,7 +3,7 @@
  * of the base fixture agent, plus cases that are built at test time (links, a 50 MB file,
  * odd names) because they cannot or should not be committed.
  */
-import { cp, link, mkdir, mkdtemp, open, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, link, mkdir, mkdtemp, open, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
@@ -64,6 +64,16 @@ const BUILT_CASES: CorpusCase[] = [
     description: "a symbolic link to a host file",
     expect: { stage: "policy", code: "link" },
     build: (child) => symlink("/etc/hostname", join(child, "task", "link.ts")),
+  },
+  {
+    name: "built/root-symlink",
+    description: "the tree root itself is a symbolic link to a valid tree",
+    expect: { stage: "policy", code: "link" },
+    build: async (child) => {
+      await writeFile(join(child, "task", "note.md"), "changed\n");
+      await rename(child, `${child}-real`);
+      await symlink(`${child}-real`, child);
+    },
   },
   {
     name: "built/hard-link",
