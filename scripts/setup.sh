@@ -28,6 +28,20 @@ else
   echo "$lock_hash" >"$stamp"
 fi
 
+# --- Chromium for the report's browser test (tests only) ----------------------------------
+# Debian's own build, driven by playwright-core: a browser download is never attempted.
+if [ "${1:-}" = "--for-tests" ] && [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = "0" ] && [ -f /etc/debian_version ]; then
+    say "chromium: installing Debian's chromium for the report's browser test"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    say "chromium: /usr/bin/chromium missing; the report's browser test will fail (install Debian's chromium)"
+  fi
+elif [ "${1:-}" = "--for-tests" ]; then
+  say "chromium: present"
+fi
+
 # --- Docker engine ----------------------------------------------------------------------
 engine_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 where="${DOCKER_HOST:-unix:///var/run/docker.sock}"
