@@ -3,7 +3,7 @@
  *
  * Allowed: relative imports that stay inside the tree; `@evolve/contract` as types only;
  * the toolchain packages "typescript" and "ts-morph"; the pure Node built-ins of
- * ALLOWED_NODE_BUILTINS. Forbidden: every other bare specifier or built-in, absolute and
+ * ALLOWED_NODE_BUILTINS; `import type` of anything that resolves (erased at emit). Forbidden: every other bare specifier or built-in, absolute and
  * URL specifiers, computed dynamic imports, `require`, triple-slash references and
  * augmenting the contract module.
  *
@@ -54,6 +54,9 @@ function checkNode(node: ts.Node, relPath: string, at: At): ImportViolation | nu
     if (spec === CONTRACT_MODULE) {
       return isTypeOnlyImport(node) ? null : at(node, `"${CONTRACT_MODULE}" has no runtime module: use \`import type\``);
     }
+    // A type-only import is erased (verbatimModuleSyntax): nothing loads, so only the tree
+    // boundary matters for it.
+    if (isTypeOnlyImport(node) && !spec.startsWith(".")) return null;
     return checkSpecifier(spec, relPath, node, at);
   }
   if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
