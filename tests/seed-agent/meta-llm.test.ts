@@ -12,19 +12,22 @@ import { runImprove, type WireLlmRequest, type WireLlmResponse } from "../../san
 import { scriptedLlmClient } from "../support/scripted-llm-client.js";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
-import { emitTree, readTree, SEED_DIR, typeCheckTree } from "./agent-tree.js";
+import { createValidator, type Validator } from "../../harness/src/validation/index.js";
+import { compileTree, readTree, SEED_DIR } from "./agent-tree.js";
 import { improveRequest } from "./improve-request.js";
 
 let env: TestEngine;
 let work: string;
 let buildDir: string;
+let validator: Validator;
 let server: ScriptedOpenAIServer | null = null;
 
 beforeAll(async () => {
   env = await testEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-seed-llm-"));
   buildDir = join(work, "build");
-  await emitTree(SEED_DIR, buildDir);
+  validator = createValidator();
+  expect(await compileTree(validator, SEED_DIR, buildDir, null)).toBeNull();
 });
 afterAll(async () => {
   await server?.close();
@@ -107,7 +110,7 @@ describe("seed meta agent, LLM strategy", () => {
     expect([...report.changedFiles].sort()).toEqual(["meta/search-params.ts", "task/circle-packing.ts"]);
     expect(report.summary).toMatch(/^llm: more optimisation iterations, shorter answers \[edited /);
     expect(report.summary).not.toContain("unresolved");
-    expect(await typeCheckTree(takeTo)).toEqual([]);
+    expect(await compileTree(validator, takeTo, `${takeTo}-build`, SEED_DIR)).toBeNull();
   });
 
   it("says why no edit applied and falls back to the offline strategy, so the generation is not empty", async () => {
@@ -125,6 +128,6 @@ describe("seed meta agent, LLM strategy", () => {
     expect(report.summary).toMatch(/^offline: .*\(llm gave no applicable edit: unresolved after 2 retries: block 1 \(task\/circle-packing\.ts\) SEARCH text not found/);
     expect(report.changedFiles.length).toBeGreaterThan(0);
     expect([...tree].some(([path, text]) => seedTree.get(path) !== text)).toBe(true);
-    expect(await typeCheckTree(takeTo)).toEqual([]);
+    expect(await compileTree(validator, takeTo, `${takeTo}-build`, SEED_DIR)).toBeNull();
   });
 });

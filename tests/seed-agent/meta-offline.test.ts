@@ -10,18 +10,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImproveReport, LineageStep } from "@evolve/contract";
 import { runImprove } from "../../sandbox/src/index.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
-import { emitTree, readTree, SEED_DIR, typeCheckTree } from "./agent-tree.js";
+import { createValidator, type Validator } from "../../harness/src/validation/index.js";
+import { compileTree, readTree, SEED_DIR } from "./agent-tree.js";
 import { improveRequest } from "./improve-request.js";
 
 let env: TestEngine;
 let work: string;
 let buildDir: string;
+let validator: Validator;
 
 beforeAll(async () => {
   env = await testEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-seed-meta-"));
   buildDir = join(work, "build");
-  await emitTree(SEED_DIR, buildDir);
+  validator = createValidator();
+  expect(await compileTree(validator, SEED_DIR, buildDir, null)).toBeNull();
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -62,12 +65,21 @@ describe("seed meta agent, offline strategy", () => {
     expect([...first.report.changedFiles].sort()).toEqual(changed);
     expect(first.report.summary).toMatch(/^offline: \S+ \S+→\S+ \(\S+\)/);
     expect(first.report.summary).not.toContain("\n");
-    expect(await typeCheckTree(first.takeTo)).toEqual([]);
+    // All four gates, the import check in a container included.
+    const validated = await validator.validateRewrite({
+      childDir: first.takeTo,
+      parentDir: SEED_DIR,
+      buildDir: join(work, "check-first"),
+      engine: env.engine,
+      image: env.image,
+      labels: { session: env.session, phase: "validate" },
+    });
+    expect(validated.ok ? null : validated.failure).toBeNull();
 
     expect(again.tree).toEqual(first.tree);
     expect(again.report).toEqual(first.report);
     expect(other.tree).not.toEqual(first.tree);
-    expect(await typeCheckTree(other.takeTo)).toEqual([]);
+    expect(await compileTree(validator, other.takeTo, join(work, "check-other"), SEED_DIR)).toBeNull();
   });
 
   it("keeps moving a knob whose last move raised the score and backs off one that lowered it", async () => {
@@ -83,7 +95,7 @@ describe("seed meta agent, offline strategy", () => {
       .replace(/editsPerGeneration: \d+,/, "editsPerGeneration: 1,");
     await writeFile(paramsPath, searchParams);
     const fixtureBuild = join(work, "fixture-build");
-    await emitTree(tree, fixtureBuild);
+    expect(await compileTree(validator, tree, fixtureBuild, SEED_DIR)).toBeNull();
     const moved = "params.iterations 200→400 (task/fixture.ts)";
 
     for (const seed of [1, 2]) {
