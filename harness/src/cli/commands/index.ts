@@ -1,6 +1,13 @@
 /** Every subcommand, in the order `evolve --help` lists them. */
 import type { CliCommand } from "../command.js";
+import { cat } from "./cat.js";
 import { clean } from "./clean.js";
+import { diff } from "./diff.js";
 import { doctor } from "./doctor.js";
+import { lineage } from "./lineage.js";
+import { ls } from "./ls.js";
+import { report } from "./report.js";
+import { show } from "./show.js";
+import { tree } from "./tree.js";
 
-export const commands: CliCommand[] = [doctor, clean];
+export const commands: CliCommand[] = [ls, tree, show, diff, lineage, cat, report, doctor, clean];

@@ -1,0 +1,24 @@
+/** `evolve report <run>`: (re)write the run's self-contained report.html. */
+import { writeReport } from "../../report/index.js";
+import type { CliCommand } from "../command.js";
+import { printJson, stringOption } from "../inspect/load-run.js";
+import { JSON_HELP, OUT_HELP, resolveRunDir } from "../inspect/run-arg.js";
+
+export const report: CliCommand = {
+  name: "report",
+  summary: "write the run's self-contained HTML report (report.html in the run folder)",
+  help: `usage: evolve report <run> [--out DIR] [--json]
+  opens offline in any browser: no network, inline everything
+${OUT_HELP}
+${JSON_HELP}`,
+  options: { out: { type: "string" }, json: { type: "boolean" } },
+  positionals: { min: 1, max: 1, names: "<run>" },
+  async run({ values, positionals, out }) {
+    const dir = await resolveRunDir(positionals[0] ?? "", stringOption(values["out"]));
+    const started = Date.now();
+    const path = await writeReport(dir);
+    if (values["json"] === true) printJson(out, { path, durationMs: Date.now() - started });
+    else out(path);
+    return 0;
+  },
+};

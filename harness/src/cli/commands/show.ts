@@ -1,0 +1,79 @@
+/** `evolve show <run> <gen>`: one generation record in words. */
+import type { GenerationRecord } from "../../archive/index.js";
+import { childrenOf, lineageOf, readGeneration } from "../../archive/index.js";
+import { describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
+import type { CliCommand } from "../command.js";
+import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
+import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
+import { oneLine } from "../inspect/table.js";
+
+export const show: CliCommand = {
+  name: "show",
+  summary: "one generation in words: lineage, scores per stage and split, failures, cost, timings, validation",
+  help: `usage: evolve show <run> <gen> [--out DIR] [--json]
+  <gen>       g0007, 7, best or latest
+${OUT_HELP}
+${JSON_HELP}`,
+  options: { out: { type: "string" }, json: { type: "boolean" } },
+  positionals: { min: 2, max: 2, names: "<run> <gen>" },
+  async run({ values, positionals, out, err }) {
+    const run = await loadRun(positionals[0] ?? "", stringOption(values["out"]), err);
+    const id = resolveGenerationArg(positionals[1] ?? "", run.generations);
+    const g = await readGeneration(run.dir, id);
+    let lineage: string[];
+    try {
+      lineage = lineageOf(run.generations, id);
+    } catch (error) {
+      err(`warning: lineage of ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      lineage = [id];
+    }
+    const children = childrenOf(run.generations, id);
+    if (values["json"] === true) {
+      printJson(out, { record: g, lineage, children, warnings: run.warnings });
+      return 0;
+    }
+    const parent = g.parent === null ? null : (run.generations.find((p) => p.id === g.parent) ?? null);
+    for (const line of describe(g, parent, lineage, children)) out(line);
+    return 0;
+  },
+};
+
+function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage: string[], children: string[]): string[] {
+  const lines: string[] = [];
+  lines.push(`${g.id}  ${describeStatus(g)}  depth ${g.depth}  created ${g.createdAt}`);
+  lines.push(`parent    ${g.parent ?? "none (root)"}`);
+  lines.push(`lineage   ${lineage.join(" → ")}`);
+  lines.push(`children  ${children.length === 0 ? "none" : children.join(" ")}`);
+  if (g.summary !== null) lines.push(`summary   ${oneLine(g.summary, 200)}`);
+  lines.push("");
+  lines.push("scores    visible  held-out  stage1");
+  lines.push(`          ${formatScore(g.scores.visible).padEnd(7)}  ${formatScore(g.scores.heldout).padEnd(8)}  ${formatScore(g.scores.stage1)}`);
+  if (parent !== null) {
+    lines.push(`vs parent ${formatDelta(g.scores.visible, parent.scores.visible).padEnd(7)}  ${formatDelta(g.scores.heldout, parent.scores.heldout).padEnd(8)}  ${formatDelta(g.scores.stage1, parent.scores.stage1)}`);
+  }
+  if (g.status.kind === "invalid") {
+    lines.push("");
+    lines.push(`validation failed at ${g.status.stage}: ${g.status.code}`);
+    const where = g.status.file === null ? "" : `${g.status.file}${g.status.line === null ? "" : `:${g.status.line}`}: `;
+    lines.push(`  ${where}${oneLine(g.status.message, 400)}`);
+  } else {
+    lines.push("validation passed (policy, compile, signature, import)");
+  }
+  if (g.evaluation !== null) {
+    lines.push("");
+    lines.push(`evaluation ${formatMs(g.evaluation.durationMs)} (candidate compute ${formatMs(g.evaluation.computeMs)}), stage 1 ${g.evaluation.passedStage1 ? "passed" : "not passed"}`);
+    for (const stage of g.evaluation.stages) {
+      const failed = stage.instances.filter((i) => i.error !== null || i.score === 0);
+      lines.push(`  ${stage.stage.padEnd(8)} score ${formatScore(stage.score)}  ${stage.instances.length} instances, ${failed.length} failed  ${formatMs(stage.durationMs)}`);
+      for (const i of failed.slice(0, 10)) lines.push(`    ✗ ${i.id} (${i.split}): ${oneLine(i.error ?? i.feedback, 160)}`);
+      if (failed.length > 10) lines.push(`    … ${failed.length - 10} more`);
+    }
+  }
+  lines.push("");
+  lines.push(`changed   ${g.changedFiles.length === 0 ? "nothing" : g.changedFiles.map((f) => `${f.path} (${f.change}, +${f.additions} −${f.deletions})`).join(", ")}`);
+  lines.push(`model     ${g.model ?? "offline"}  tokens ${g.tokens.prompt} prompt + ${g.tokens.completion} completion  cost ${g.costUsd === null ? "unknown" : `$${g.costUsd.toFixed(4)}`}`);
+  const timings = Object.entries(g.timings).filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${formatMs(v)}`);
+  lines.push(`timings   ${timings.length === 0 ? "—" : timings.join(", ")}`);
+  lines.push(`snapshot  ${g.snapshotHash ?? "none"}  seed ${g.seed}`);
+  return lines;
+}

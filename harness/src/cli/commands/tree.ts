@@ -1,0 +1,87 @@
+/** `evolve tree <run>`: the archive as a tree, the best path highlighted on a terminal. */
+import type { GenerationRecord } from "../../archive/index.js";
+import { childrenCounts } from "../../archive/index.js";
+import { bestGeneration, bestPath, byId, formatScore } from "../../report/index.js";
+import type { CliCommand } from "../command.js";
+import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
+import { JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
+import { dim, highlight, oneLine, useColour } from "../inspect/table.js";
+
+export const tree: CliCommand = {
+  name: "tree",
+  summary: "the archive of a run as a tree: scores, status, invalid reason, children",
+  help: `usage: evolve tree <run> [--out DIR] [--json]
+  <run>       a run id under the archive root, or a path to a run folder
+${OUT_HELP}
+${JSON_HELP}`,
+  options: { out: { type: "string" }, json: { type: "boolean" } },
+  positionals: { min: 1, max: 1, names: "<run>" },
+  async run({ values, positionals, out, err }) {
+    const run = await loadRun(positionals[0] ?? "", stringOption(values["out"]), err);
+    const gens = byId(run.generations);
+    const counts = childrenCounts(gens);
+    const path = new Set(bestPath(gens));
+    const best = bestGeneration(gens);
+    if (values["json"] === true) {
+      printJson(out, {
+        run: run.run?.id ?? null,
+        best: best?.id ?? null,
+        bestPath: [...path],
+        nodes: gens.map((g) => ({
+          id: g.id,
+          parent: g.parent,
+          depth: g.depth,
+          status: g.status,
+          scores: g.scores,
+          children: counts.get(g.id) ?? 0,
+          onBestPath: path.has(g.id),
+        })),
+        warnings: run.warnings,
+      });
+      return 0;
+    }
+    const colour = useColour();
+    for (const line of treeLines(gens, counts, path, best?.id ?? null, colour)) out(line);
+    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
+    return 0;
+  },
+};
+
+function label(g: GenerationRecord, children: number, best: string | null): string {
+  const scores = `${formatScore(g.scores.visible)} / ${formatScore(g.scores.heldout)}`;
+  const status = g.status.kind === "valid" ? "valid" : `INVALID ${g.status.stage}: ${g.status.code} ${oneLine(g.status.message, 80)}`;
+  return `${g.id}  ${scores}  ${status}  children ${children}${g.id === best ? "  ★ best" : ""}`;
+}
+
+/** Depth-first lines with box-drawing prefixes; iterative so deep lineages cannot overflow the stack. */
+function treeLines(gens: readonly GenerationRecord[], counts: ReadonlyMap<string, number>, path: ReadonlySet<string>, best: string | null, colour: boolean): string[] {
+  const ids = new Set(gens.map((g) => g.id));
+  const kids = new Map<string, GenerationRecord[]>();
+  const roots: GenerationRecord[] = [];
+  for (const g of gens) {
+    if (g.parent === null || !ids.has(g.parent)) roots.push(g);
+    else kids.set(g.parent, [...(kids.get(g.parent) ?? []), g]);
+  }
+  const lines: string[] = [];
+  const stack: { g: GenerationRecord; prefix: string; last: boolean; root: boolean }[] = roots
+    .map((g) => ({ g, prefix: "", last: true, root: true }))
+    .reverse();
+  while (stack.length > 0) {
+    const { g, prefix, last, root } = stack.pop() as (typeof stack)[number];
+    const branch = root ? "" : last ? "└─ " : "├─ ";
+    const orphan = g.parent !== null && !ids.has(g.parent) ? `  (parent ${g.parent} unreadable)` : "";
+    const text = label(g, counts.get(g.id) ?? 0, best) + orphan;
+    lines.push(dim(prefix + branch, colour) + (path.has(g.id) ? highlight(text, colour) : text));
+    const children = kids.get(g.id) ?? [];
+    const childPrefix = root ? prefix : prefix + (last ? "   " : "│  ");
+    // An only child continues its parent's column, so a long chain does not march rightwards.
+    if (children.length === 1) {
+      stack.push({ g: children[0] as GenerationRecord, prefix: childPrefix, last: true, root: true });
+      continue;
+    }
+    for (let i = children.length - 1; i >= 0; i--) {
+      stack.push({ g: children[i] as GenerationRecord, prefix: childPrefix, last: i === children.length - 1, root: false });
+    }
+  }
+  return lines;
+}

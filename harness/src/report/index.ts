@@ -1,0 +1,16 @@
+/** The self-contained HTML report and the run facts the inspect commands share with it. */
+export { writeReport, REPORT_FILE } from "./write-report.js";
+export { buildReportData, capPatch, REPORT_CAPS } from "./report-data.js";
+export type { NodeView, PackingView, ReportData } from "./report-data.js";
+export { contentSecurityPolicy, escapeHtml, jsonForScript, renderReportHtml } from "./render-html.js";
+export {
+  bestGeneration,
+  bestPath,
+  byId,
+  describeStatus,
+  formatDelta,
+  formatMs,
+  formatScore,
+  progressSeries,
+} from "./run-summary.js";
+export type { ProgressPoint, ScoreSplit } from "./run-summary.js";

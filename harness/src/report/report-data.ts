@@ -1,0 +1,202 @@
+/**
+ * The data the HTML report embeds, built from the archive. Everything an agent could
+ * have influenced (summaries, messages, feedback, patches, file names) stays plain data
+ * here: the page only ever puts it into the DOM as text.
+ */
+import { z } from "zod";
+import type { ArchiveProblem, GenerationRecord, RunContents } from "../archive/index.js";
+import { childrenCounts } from "../archive/index.js";
+import type { InstanceResult } from "../contract/results.js";
+import type { ProgressPoint } from "./run-summary.js";
+import { bestGeneration, bestPath, byId, progressSeries } from "./run-summary.js";
+
+/** Caps that keep a 1,000-generation report a few megabytes. */
+export const REPORT_CAPS = {
+  /** Failing instances listed per generation. */
+  failures: 12,
+  /** Characters of one message or feedback line. */
+  text: 600,
+  /** Bytes of one embedded patch; longer ones are cut at a line and marked. */
+  patchBytes: 96 * 1024,
+  /** Bytes of all embedded patches together; later ones are left out (evolve diff shows them). */
+  totalPatchBytes: 24 * 1024 * 1024,
+  /** Circles drawn for one packing. */
+  circles: 500,
+} as const;
+
+const Circles = z.array(z.tuple([z.number(), z.number(), z.number()]).refine((c) => c.every(Number.isFinite))).max(REPORT_CAPS.circles);
+
+/** A circle packing to draw: the best-scoring instance of a generation that has one. */
+export interface PackingView {
+  readonly instance: string;
+  readonly split: string;
+  readonly score: number;
+  readonly circles: [number, number, number][];
+}
+
+/** One node of the report's tree and its detail panel. */
+export interface NodeView {
+  readonly id: string;
+  readonly parent: string | null;
+  readonly depth: number;
+  readonly valid: boolean;
+  readonly stage: string | null;
+  readonly code: string | null;
+  readonly message: string | null;
+  readonly where: string | null;
+  readonly visible: number | null;
+  readonly heldout: number | null;
+  readonly stage1: number | null;
+  readonly summary: string | null;
+  readonly costUsd: number | null;
+  readonly tokens: { readonly prompt: number; readonly completion: number };
+  readonly timings: Record<string, number>;
+  readonly changed: { path: string; change: string; additions: number; deletions: number }[];
+  readonly stages: { stage: string; score: number; instances: number; failed: number; durationMs: number }[];
+  readonly failures: { id: string; split: string; reason: string }[];
+  readonly packing: PackingView | null;
+  readonly model: string | null;
+  readonly createdAt: string;
+  readonly children: number;
+  /** "embedded": in the page; "omitted": over the size budget; "missing": unreadable. */
+  readonly diff: "embedded" | "omitted" | "missing";
+}
+
+/** Everything the page shows; patches travel separately (one lazily parsed block each). */
+export interface ReportData {
+  readonly run: {
+    readonly id: string;
+    readonly task: string | null;
+    readonly model: string | null;
+    readonly status: string | null;
+    readonly seed: number | null;
+    readonly selection: string | null;
+    readonly createdAt: string | null;
+    readonly from: string | null;
+  };
+  readonly best: string | null;
+  readonly bestPath: string[];
+  readonly nodes: NodeView[];
+  readonly series: ProgressPoint[];
+  readonly problems: ArchiveProblem[];
+  readonly generatedAt: string;
+}
+
+function cap(text: string, max: number = REPORT_CAPS.text): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Cuts a patch at a line boundary under the byte cap, saying so. */
+export function capPatch(patch: string, maxBytes: number = REPORT_CAPS.patchBytes): string {
+  if (Buffer.byteLength(patch) <= maxBytes) return patch;
+  let cut = patch.slice(0, maxBytes);
+  while (Buffer.byteLength(cut) > maxBytes) cut = cut.slice(0, -1024);
+  const lastNewline = cut.lastIndexOf("\n");
+  if (lastNewline > 0) cut = cut.slice(0, lastNewline + 1);
+  return `${cut}… patch cut at ${Math.round(maxBytes / 1024)} KiB of ${Math.round(Buffer.byteLength(patch) / 1024)} KiB (evolve diff shows all of it)\n`;
+}
+
+function bestPacking(g: GenerationRecord): PackingView | null {
+  if (g.evaluation === null) return null;
+  let best: { instance: InstanceResult; circles: [number, number, number][] } | null = null;
+  for (const stage of g.evaluation.stages) {
+    for (const instance of stage.instances) {
+      const artifact = instance.artifact;
+      if (typeof artifact !== "object" || artifact === null || !("circles" in artifact)) continue;
+      const circles = Circles.safeParse((artifact as { circles: unknown }).circles);
+      if (!circles.success) continue;
+      if (best === null || instance.score > best.instance.score) best = { instance, circles: circles.data };
+    }
+  }
+  return best === null ? null : { instance: best.instance.id, split: best.instance.split, score: best.instance.score, circles: best.circles };
+}
+
+function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"]): NodeView {
+  const invalid = g.status.kind === "invalid" ? g.status : null;
+  const failures = (g.evaluation?.stages ?? []).flatMap((s) =>
+    s.instances.filter((i) => i.error !== null || i.score === 0).map((i) => ({ id: cap(i.id, 80), split: i.split, reason: cap(i.error ?? i.feedback) })),
+  );
+  const timings: Record<string, number> = {};
+  for (const [k, v] of Object.entries(g.timings)) if (typeof v === "number") timings[cap(k, 40)] = v;
+  return {
+    id: g.id,
+    parent: g.parent,
+    depth: g.depth,
+    valid: invalid === null,
+    stage: invalid?.stage ?? null,
+    code: invalid === null ? null : cap(invalid.code, 80),
+    message: invalid === null ? null : cap(invalid.message),
+    where: invalid === null || invalid.file === null ? null : cap(`${invalid.file}${invalid.line === null ? "" : `:${invalid.line}`}`, 200),
+    visible: g.scores.visible,
+    heldout: g.scores.heldout,
+    stage1: g.scores.stage1,
+    summary: g.summary === null ? null : cap(g.summary),
+    costUsd: g.costUsd,
+    tokens: g.tokens,
+    timings,
+    changed: g.changedFiles.slice(0, 50).map((f) => ({ path: cap(f.path, 200), change: f.change, additions: f.additions, deletions: f.deletions })),
+    stages: (g.evaluation?.stages ?? []).map((s) => ({
+      stage: s.stage,
+      score: s.score,
+      instances: s.instances.length,
+      failed: s.instances.filter((i) => i.error !== null || i.score === 0).length,
+      durationMs: s.durationMs,
+    })),
+    failures: failures.slice(0, REPORT_CAPS.failures),
+    packing: bestPacking(g),
+    model: g.model,
+    createdAt: g.createdAt,
+    children,
+    diff,
+  };
+}
+
+/** Builds the report data; `patches` maps ids to patch text (absent: unreadable). */
+export function buildReportData(contents: RunContents, patches: ReadonlyMap<string, string | null>, now: Date): { data: ReportData; diffs: Map<string, string> } {
+  const gens = byId(contents.generations);
+  const counts = childrenCounts(gens);
+  const diffs = new Map<string, string>();
+  let budget: number = REPORT_CAPS.totalPatchBytes;
+  // The best lineage's patches go in first: they are the ones people open.
+  const path = bestPath(gens);
+  const onPath = new Set(path);
+  const order = [...path, ...gens.map((g) => g.id).filter((id) => !onPath.has(id))];
+  const state = new Map<string, NodeView["diff"]>();
+  for (const id of order) {
+    const patch = patches.get(id);
+    if (patch === undefined || patch === null) {
+      state.set(id, "missing");
+      continue;
+    }
+    const capped = capPatch(patch);
+    const bytes = Buffer.byteLength(capped);
+    if (bytes > budget) {
+      state.set(id, "omitted");
+      continue;
+    }
+    budget -= bytes;
+    diffs.set(id, capped);
+    state.set(id, "embedded");
+  }
+  const run = contents.run;
+  const best = bestGeneration(gens);
+  const data: ReportData = {
+    run: {
+      id: run?.id ?? contents.dir.split(/[/\\]/).filter((p) => p !== "").at(-1) ?? "run",
+      task: run?.config.task.name ?? null,
+      model: run === null ? null : (run.config.model ?? "offline"),
+      status: run?.status ?? null,
+      seed: run?.config.seed ?? null,
+      selection: run?.config.selection ?? null,
+      createdAt: run?.createdAt ?? null,
+      from: run?.from === undefined || run === null ? null : `${run.from.run}/${run.from.generation}`,
+    },
+    best: best?.id ?? null,
+    bestPath: path,
+    nodes: gens.map((g) => nodeView(g, counts.get(g.id) ?? 0, state.get(g.id) ?? "missing")),
+    series: progressSeries(gens),
+    problems: contents.problems.map((p) => ({ path: cap(p.path, 300), reason: cap(p.reason) })),
+    generatedAt: now.toISOString(),
+  };
+  return { data, diffs };
+}
