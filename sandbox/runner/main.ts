@@ -5,11 +5,12 @@
  * It owns stdout: before any agent code loads, console output and process.stdout.write
  * are redirected to stderr. Only this file writes protocol lines (see protocol.ts).
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { format } from "node:util";
-import { BUILD_DIR, META_ENTRY, TASK_ENTRY } from "./protocol.js";
+import { BUILD_DIR, META_ENTRY, TASK_ENTRY, WORK_DIR } from "./protocol.js";
 import type { HostMessage, InitMessage, RunnerMessage, WireJson, WireLlmResponse } from "./protocol.js";
 import { createWorkspaceFiles } from "./workspace-files.js";
 import { seededRandom } from "./seeded-random.js";
@@ -158,6 +159,22 @@ async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Prom
   // Stay alive until the host has taken the workspace out and says shutdown.
 }
 
+/** Write the host's files synchronously, so they are all there before `init` is handled. */
+function writeFiles(message: Extract<HostMessage, { type: "files" }>): void {
+  if (message.root !== "build" && message.root !== "agent") throw new Error(`unknown root ${String(message.root)}`);
+  const root = join(WORK_DIR, message.root);
+  mkdirSync(root, { recursive: true });
+  for (const file of message.files) {
+    const segments = file.path.split("/");
+    if (file.path.startsWith("/") || segments.some((s) => s === "" || s === "." || s === "..")) {
+      throw new Error(`unsafe path from host: ${file.path}`);
+    }
+    const target = join(root, ...segments);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, Buffer.from(file.base64, "base64"));
+  }
+}
+
 // ---- main loop --------------------------------------------------------------------------
 
 let onMessage: ((message: HostMessage) => void) | null = null;
@@ -180,6 +197,15 @@ lines.on("line", (line) => {
     return;
   }
   if (message.type === "shutdown") process.exit(0);
+  if (message.type === "files" && !started) {
+    try {
+      writeFiles(message);
+    } catch (error) {
+      toStderr(`runner: could not write the host's files: ${describeError(error)}`);
+      process.exit(70);
+    }
+    return;
+  }
   if (message.type === "llm-result") return settleLlm(message);
   if (message.type === "init" && !started) {
     started = true;

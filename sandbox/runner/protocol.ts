@@ -66,7 +66,20 @@ export interface ShutdownMessage {
   type: "shutdown";
 }
 
-export type HostMessage = InitMessage | CallMessage | LlmResultMessage | ShutdownMessage;
+/**
+ * Files the host puts into the workspace before `init` (the build, the agent tree): the
+ * runner writes them before any agent code loads. Faster than Docker's archive upload,
+ * and only trusted data travels this way; what comes back out goes through the host's
+ * safe extractor instead.
+ */
+export interface FilesMessage {
+  type: "files";
+  /** Folder under WORK_DIR: "build" or "agent". */
+  root: "build" | "agent";
+  files: { path: string; base64: string }[];
+}
+
+export type HostMessage = InitMessage | CallMessage | LlmResultMessage | ShutdownMessage | FilesMessage;
 
 // ---- runner → host ---------------------------------------------------------------------
 

@@ -4,8 +4,9 @@
  * serves the agent's LLM requests through the caller's broker callback.
  */
 import { z } from "zod";
-import { AGENT_DIR, BUILD_DIR } from "../runner/protocol.js";
-import type { HostMessage, RunnerMessage, ToolMessage, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
 import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
 import { runnerCommand } from "./runtime-image.js";
 import type { Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
@@ -65,6 +66,20 @@ export interface RunnerChannel {
   /** Set when a line was not a protocol message: the container is then killed. */
   violation(): string | null;
   finished: Promise<RunOutcome>;
+}
+
+/** A host folder (trusted: the harness's own build or an archived snapshot) as one files message. */
+async function filesMessage(root: FilesMessage["root"], dir: string): Promise<FilesMessage> {
+  const files: FilesMessage["files"] = [];
+  const walk = async (absolute: string, relative: string): Promise<void> => {
+    for (const entry of await readdir(absolute, { withFileTypes: true })) {
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) await walk(join(absolute, entry.name), rel);
+      else if (entry.isFile()) files.push({ path: rel, base64: (await readFile(join(absolute, entry.name))).toString("base64") });
+    }
+  };
+  await walk(dir, "");
+  return { type: "files", root, files };
 }
 
 /** Start the runner with the build (and agent tree) in place; caller removes `sandbox`. */
@@ -127,8 +142,8 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
       stderrCapBytes: options.stderrCapBytes ?? DEFAULT_STDERR_CAP,
       onStdoutLine: onLine,
     });
-    await sandbox.putDirectory(options.buildDir, BUILD_DIR);
-    if (agentDir !== undefined) await sandbox.putDirectory(agentDir, AGENT_DIR);
+    sandbox.send(await filesMessage("build", options.buildDir));
+    if (agentDir !== undefined) sandbox.send(await filesMessage("agent", agentDir));
   } catch (error) {
     await created.remove();
     throw error;
