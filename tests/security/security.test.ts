@@ -1,0 +1,38 @@
+/**
+ * The adversarial security suite: hostile agents and candidates against the real engine,
+ * under every runtime the engine has. Each case checks that the harness contained the
+ * attack (the right recorded reason), that the run went on, and that the host is
+ * unaffected; the suite ends with one table of attack, runtime, outcome and time to contain.
+ */
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { runtimesUnderTest } from "../support/test-engine.js";
+import { cpuSpin, diskFill, floods, forkBomb, memoryBomb, taskTimerTampering } from "./cases/resources.js";
+import { removeSentinel } from "./support/host-guard.js";
+import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
+
+let env: SecurityEnv;
+beforeAll(async () => {
+  env = await createSecurityEnv();
+});
+afterAll(async () => {
+  if (env === undefined) return;
+  console.log(`\n${env.log.finish()}\n\n(results: ${env.log.file})`);
+  await removeSentinel(env.sentinel);
+});
+
+type Case = readonly [string, (c: CaseContext) => Promise<CaseVerdict>, number?];
+
+const containerCases: Case[] = [
+  ["1 fork bomb", forkBomb],
+  ["2 memory bomb", memoryBomb],
+  ["3 CPU spin trapping SIGTERM", cpuSpin],
+  ["4 stdout/stderr floods", floods],
+  ["5 disk fill and writes to /", diskFill],
+  ["12 timer tampering (task agent)", taskTimerTampering],
+];
+
+describe.each(runtimesUnderTest())("security (%s)", (runtime) => {
+  for (const [name, body, timeout] of containerCases) {
+    it.concurrent(name, () => runCase(env, name, runtime, body), timeout ?? 180_000);
+  }
+});
