@@ -7,7 +7,9 @@ import { doctor } from "./doctor.js";
 import { lineage } from "./lineage.js";
 import { ls } from "./ls.js";
 import { report } from "./report.js";
+import { resume } from "./resume.js";
+import { run } from "./run.js";
 import { show } from "./show.js";
 import { tree } from "./tree.js";
 
-export const commands: CliCommand[] = [ls, tree, show, diff, lineage, cat, report, doctor, clean];
+export const commands: CliCommand[] = [run, resume, ls, tree, show, diff, lineage, cat, report, doctor, clean];

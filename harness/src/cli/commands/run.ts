@@ -1,0 +1,105 @@
+/** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
+import { EvolveError } from "../../../../sandbox/src/index.js";
+import { DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK, startRun, type ProgressSink } from "../../evolution/index.js";
+import type { CliCommand, CommandInput } from "../command.js";
+
+/** A numeric option as a number (zod checks the range), or undefined when absent. */
+export function numberOption(values: CommandInput["values"], name: string): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== "string" || !/^\d+(\.\d+)?$/.test(raw.trim())) {
+    throw new EvolveError("invalid_options", `--${name} expects a non-negative number, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+function stringOption(values: CommandInput["values"], name: string): string | undefined {
+  const raw = values[name];
+  return typeof raw === "string" ? raw : undefined;
+}
+
+export const run: CliCommand = {
+  name: "run",
+  summary: "evolve an agent on a task (no options: the built-in default, offline, a few minutes)",
+  help: `usage: evolve run [options]
+  --task T|DIR          built-in task name (tasks/T) or a task folder (default ${DEFAULT_TASK})
+  --agent DIR           agent tree for generation 0 (default seed-agent/)
+  --from RUN/GEN        branch: generation 0 is that generation's snapshot (lineage kept in run.json)
+  --generations N       children to attempt (default ${DEFAULT_GENERATIONS}); the seed is evaluated on top
+  --workers W           children in flight at once (default: number of cores)
+  --selection S         score_child_prop (default), hyperagents, best, random, greedy, latest
+  --model M             LLM model (needs OPENAI_BASE_URL and/or OPENAI_API_KEY; else offline)
+  --budget-tokens N     LLM tokens for the whole run; the run stops proposing when spent
+  --budget-usd X        dollars for the whole run (models with a known price)
+  --generation-tokens N LLM tokens per generation
+  --seed K              run seed: selection, self-modification seeds, evaluation seed (default ${DEFAULT_SEED})
+  --out DIR             archive root (default generations/)
+  --runtime R           runc (default) or runsc (gVisor)
+  --improve-timeout S   seconds for one self-modification container (default 180)
+  Ctrl-C stops cleanly (exit 130); \`evolve resume <run>\` continues.`,
+  options: {
+    task: { type: "string" },
+    agent: { type: "string" },
+    from: { type: "string" },
+    generations: { type: "string" },
+    workers: { type: "string" },
+    selection: { type: "string" },
+    model: { type: "string" },
+    "budget-tokens": { type: "string" },
+    "budget-usd": { type: "string" },
+    "generation-tokens": { type: "string" },
+    seed: { type: "string" },
+    out: { type: "string" },
+    runtime: { type: "string" },
+    "improve-timeout": { type: "string" },
+  },
+  positionals: { min: 0, max: 0, names: "" },
+  async run({ values }) {
+    const improveTimeout = numberOption(values, "improve-timeout");
+    const raw = {
+      task: stringOption(values, "task"),
+      agent: stringOption(values, "agent"),
+      from: stringOption(values, "from"),
+      generations: numberOption(values, "generations"),
+      workers: numberOption(values, "workers"),
+      selection: stringOption(values, "selection"),
+      model: stringOption(values, "model"),
+      budgetTokens: numberOption(values, "budget-tokens"),
+      budgetUsd: numberOption(values, "budget-usd"),
+      generationTokens: numberOption(values, "generation-tokens"),
+      seed: numberOption(values, "seed"),
+      out: stringOption(values, "out"),
+      runtime: stringOption(values, "runtime"),
+      improveTimeoutMs: improveTimeout === undefined ? undefined : Math.round(improveTimeout * 1000),
+    };
+    const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+    const summary = await interruptible((signal) => startRun(options, { sink: stdoutSink(), signal, env: process.env }));
+    return summary.end === "interrupted" ? 130 : 0;
+  },
+};
+
+/** Progress to stdout: the live line when it is a terminal. */
+export function stdoutSink(): ProgressSink {
+  return { isTTY: process.stdout.isTTY === true, write: (text) => void process.stdout.write(text) };
+}
+
+/**
+ * Runs `work` with a signal that SIGINT/SIGTERM abort: the run stops cleanly (containers
+ * removed, run marked interrupted). A second Ctrl-C exits at once.
+ */
+export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(`\n${signal}: stopping cleanly (removing containers, marking the run interrupted); again to exit at once\n`);
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

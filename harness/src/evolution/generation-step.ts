@@ -1,0 +1,132 @@
+/**
+ * One child, start to end: materialise the parent → self-modify → extract → validate →
+ * evaluate → record. The agent misbehaving at any phase is an invalid record, never an
+ * exception; an interrupted run records nothing (the child is redone on resume).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { EvolveError } from "../../../sandbox/src/index.js";
+import type { EvaluationResult } from "../contract/results.js";
+import { diffDirectories, generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
+import { evaluateStep } from "./evaluate-step.js";
+import { buildImproveRequest } from "./improve-request.js";
+import { buildRecord, type Failure, recordGeneration } from "./record-generation.js";
+import { checkInterrupted, type RunContext } from "./run-context.js";
+import { selfModifyStep } from "./self-modify-step.js";
+import { validateStep } from "./validate-step.js";
+
+/** What the loop decided for one child. */
+export interface ChildPlan {
+  id: string;
+  parent: GenerationRecord;
+  /** Root to parent, root first. */
+  lineage: readonly GenerationRecord[];
+  seed: number;
+}
+
+/** Runs one child to its record; returns the record written. */
+export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: ChildPlan): Promise<GenerationRecord> {
+  const started = performance.now();
+  const timings: PhaseTimings = {};
+  const { parent, id } = plan;
+  if (parent.snapshotHash === null) throw new EvolveError("internal", `parent ${parent.id} has no snapshot`);
+  const parentSnapshot = generationPaths(writer.runDir, parent.id).snapshot;
+  const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
+  try {
+    let t = performance.now();
+    const parentBuild = await ctx.builds.get(parentSnapshot, parent.snapshotHash);
+    const takeTo = join(work, "tree");
+    timings.materialise = performance.now() - t;
+    checkInterrupted(ctx.signal);
+
+    const modified = await selfModifyStep({
+      ctx,
+      generationId: id,
+      parentSnapshotDir: parentSnapshot,
+      parentBuildDir: parentBuild,
+      takeTo,
+      seed: plan.seed,
+      request: (llmTokens, deadline) =>
+        buildImproveRequest({
+          manifest: ctx.task.manifest,
+          generation: { id, parent: parent.id, depth: parent.depth + 1 },
+          seed: plan.seed,
+          parent,
+          lineage: plan.lineage,
+          llmTokens,
+          deadline,
+        }),
+    });
+    timings.selfModify = modified.durationMs;
+    checkInterrupted(ctx.signal);
+    await writer.appendEvent({
+      type: "self_modified",
+      at: new Date().toISOString(),
+      generation: id,
+      ok: modified.failure === null,
+      error: modified.failure?.message ?? null,
+      durationMs: modified.durationMs,
+    });
+
+    let failure: Failure | null = modified.failure;
+    t = performance.now();
+    let diff: Awaited<ReturnType<typeof diffDirectories>> | null = null;
+    if (modified.treeTaken) {
+      try {
+        diff = await diffDirectories(parentSnapshot, takeTo);
+      } catch (error) {
+        if (!(error instanceof EvolveError) || (error.code !== "invalid_agent" && error.code !== "internal")) throw error;
+        failure ??= { stage: "extract", code: "unreadable_tree", message: error.message };
+      }
+    }
+    timings.extract = performance.now() - t;
+
+    let evaluation: EvaluationResult | null = null;
+    if (failure === null) {
+      const buildDir = join(work, "build");
+      const validated = await validateStep({ ctx, generationId: id, parentDir: parentSnapshot, childDir: takeTo, buildDir });
+      Object.assign(timings, validated.timings);
+      checkInterrupted(ctx.signal);
+      await writer.appendEvent({
+        type: "validated",
+        at: new Date().toISOString(),
+        generation: id,
+        ok: validated.failure === null,
+        stage: validated.failure?.stage ?? null,
+        code: validated.failure?.code ?? null,
+      });
+      failure = validated.failure;
+      if (failure === null && diff !== null) {
+        t = performance.now();
+        const build = await ctx.builds.adopt(diff.snapshotHash, buildDir);
+        evaluation = await evaluateStep({ ctx, generationId: id, buildDir: build });
+        timings.evaluate = performance.now() - t;
+        checkInterrupted(ctx.signal);
+      }
+    }
+
+    const record = buildRecord({
+      id,
+      parent: parent.id,
+      depth: parent.depth + 1,
+      failure,
+      evaluation,
+      summary: modified.summary,
+      changes: diff?.changes ?? [],
+      usage: modified.usage,
+      model: modified.model,
+      snapshotHash: diff?.snapshotHash ?? null,
+      seed: plan.seed,
+      timings,
+      started,
+    });
+    return await recordGeneration(writer, record, {
+      snapshotDir: diff === null ? null : takeTo,
+      patch: diff?.patch ?? "",
+      transcript: modified.transcript,
+      logs: { "self-modify.stderr": modified.outcome.stderr },
+    });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Checks before any container starts: the task folder loads, and the agent tree meets the
+ * contract (policy, compile, signature on the host). Every reason is reported at once.
+ */
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { EvolveError } from "../../../sandbox/src/index.js";
+import { diffDirectories } from "../archive/index.js";
+import { loadTask, type Task } from "../evaluation/index.js";
+import { REQUIRED_FILES, type Validator } from "../validation/index.js";
+
+/** Every reason an agent tree does not meet the contract (empty when it does). */
+export async function checkAgentTree(agentDir: string, validator: Validator, scratch: string): Promise<string[]> {
+  const info = await stat(agentDir).catch(() => null);
+  if (info === null) return [`agent ${agentDir}: no such folder`];
+  if (!info.isDirectory()) return [`agent ${agentDir}: not a folder`];
+  const problems: string[] = [];
+  for (const file of REQUIRED_FILES) {
+    const entry = await stat(join(agentDir, file)).catch(() => null);
+    if (entry === null || !entry.isFile()) problems.push(`agent ${agentDir}: missing ${file} (the contract's entry point)`);
+  }
+  try {
+    await diffDirectories(null, agentDir);
+  } catch (error) {
+    problems.push(`agent ${agentDir}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (problems.length > 0) return problems;
+  const buildDir = await mkdtemp(join(scratch, "preflight-"));
+  try {
+    await rm(buildDir, { recursive: true });
+    const outcome = await validator.validateStatic({ childDir: agentDir, buildDir, parentDir: null });
+    if (!outcome.ok) {
+      const { stage, code, message } = outcome.failure;
+      problems.push(`agent ${agentDir}: ${stage} gate, ${code}: ${message}`);
+    }
+  } finally {
+    await rm(buildDir, { recursive: true, force: true });
+  }
+  return problems;
+}
+
+/** Loads the task and checks the agent; one EvolveError listing every problem, or the task. */
+export async function preflight(taskDir: string, agentDir: string, validator: Validator, scratch: string, extra: string[] = []): Promise<Task> {
+  const problems = [...extra];
+  let task: Task | null = null;
+  try {
+    task = await loadTask(taskDir);
+  } catch (error) {
+    if (!(error instanceof EvolveError) || error.code !== "invalid_task") throw error;
+    problems.push(error.message);
+  }
+  problems.push(...(await checkAgentTree(agentDir, validator, scratch)));
+  if (problems.length > 0 || task === null) {
+    const onlyTask = problems.every((p) => !p.startsWith("agent "));
+    throw new EvolveError(onlyTask ? "invalid_task" : "invalid_agent", `refusing to start the run:\n- ${problems.join("\n- ")}`, {
+      hint: "fix every listed problem; nothing was started",
+    });
+  }
+  return task;
+}

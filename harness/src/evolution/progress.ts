@@ -1,0 +1,139 @@
+/**
+ * What a person watching a run sees: on a terminal, one live line (done/N, running, best,
+ * valid/invalid, tokens, cost, elapsed, ETA) with a line per finished generation above it;
+ * elsewhere, plain lines only. The machine-readable log is the run's events.jsonl.
+ */
+import type { GenerationRecord } from "../archive/index.js";
+
+/** Where progress goes; `isTTY` selects the live line. */
+export interface ProgressSink {
+  isTTY: boolean;
+  write(text: string): void;
+}
+
+/** Counters of a run, as shown. */
+interface Counters {
+  total: number;
+  done: number;
+  valid: number;
+  invalid: number;
+  running: number;
+  best: number | null;
+  tokens: number;
+  costUsd: number | null;
+}
+
+/** Live progress of one run (of this process: ETA counts only what it did). */
+export class Progress {
+  readonly #sink: ProgressSink;
+  readonly #counters: Counters;
+  readonly #started = Date.now();
+  #doneHere = 0;
+  #timer: NodeJS.Timeout | null = null;
+
+  /** `previous` are the children already recorded (a resumed run). */
+  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[]) {
+    this.#sink = sink;
+    this.#counters = { total, done: 0, valid: 0, invalid: 0, running: 0, best: null, tokens: 0, costUsd: 0 };
+    for (const record of previous) this.#count(record);
+    this.#counters.done = previous.filter((r) => r.parent !== null).length;
+    if (sink.isTTY) {
+      this.#timer = setInterval(() => this.#draw(), 1_000);
+      this.#timer.unref();
+    }
+  }
+
+  /** A plain message (start-up, sweep, warnings). */
+  note(message: string): void {
+    this.#print(message);
+  }
+
+  /** A child was handed to a worker. */
+  childStarted(): void {
+    this.#counters.running++;
+    this.#draw();
+  }
+
+  /** A child ended without a record (interrupted). */
+  childAbandoned(): void {
+    this.#counters.running = Math.max(0, this.#counters.running - 1);
+    this.#draw();
+  }
+
+  /** A generation was recorded (the seed included). */
+  recorded(record: GenerationRecord): void {
+    if (record.parent !== null) {
+      this.#counters.running = Math.max(0, this.#counters.running - 1);
+      this.#counters.done++;
+      this.#doneHere++;
+    }
+    this.#count(record);
+    this.#print(describeRecord(record, this.#counters));
+  }
+
+  /** Stops the live line (leaves the terminal on a fresh line). */
+  stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    if (this.#sink.isTTY) this.#sink.write("\r\x1b[K");
+  }
+
+  /** The live line's text. */
+  line(): string {
+    const c = this.#counters;
+    const elapsed = Date.now() - this.#started;
+    const left = c.total - c.done;
+    const eta = this.#doneHere === 0 || left <= 0 ? "?" : formatDuration((elapsed / this.#doneHere) * left);
+    const cost = c.costUsd === null ? "cost ?" : `$${c.costUsd.toFixed(4)}`;
+    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid} | ${c.tokens} tokens ${cost} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
+  }
+
+  #count(record: GenerationRecord): void {
+    const c = this.#counters;
+    if (record.status.kind === "valid") {
+      if (record.parent !== null) c.valid++;
+      const score = record.scores.visible;
+      if (score !== null && (c.best === null || score > c.best)) c.best = score;
+    } else if (record.parent !== null) c.invalid++;
+    c.tokens += record.tokens.prompt + record.tokens.completion;
+    c.costUsd = c.costUsd === null || record.costUsd === null ? null : c.costUsd + record.costUsd;
+  }
+
+  #print(text: string): void {
+    if (this.#sink.isTTY) {
+      this.#sink.write(`\r\x1b[K${text}\n`);
+      this.#draw();
+    } else {
+      this.#sink.write(`${text}\n`);
+    }
+  }
+
+  #draw(): void {
+    if (this.#sink.isTTY && this.#timer !== null) this.#sink.write(`\r\x1b[K${this.line()}`);
+  }
+}
+
+/** One line about a recorded generation. */
+export function describeRecord(record: GenerationRecord, c: { done: number; total: number }): string {
+  const head = record.parent === null ? `${record.id} (seed)` : `${record.id} <- ${record.parent} [${c.done}/${c.total}]`;
+  const seconds = `${((record.timings.total ?? 0) / 1000).toFixed(1)} s`;
+  if (record.status.kind === "invalid") {
+    return `${head} invalid at ${record.status.stage}: ${record.status.code} - ${record.status.message.slice(0, 160)} (${seconds})`;
+  }
+  const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
+  return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)} (${seconds})${summary}`;
+}
+
+/** A score with four decimals, or "-". */
+export function formatScore(score: number | null): string {
+  return score === null ? "-" : score.toFixed(4);
+}
+
+/** 75_000 → "1m15s". */
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}

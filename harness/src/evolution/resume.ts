@@ -1,0 +1,70 @@
+/**
+ * `evolve resume <run>`: continue a run from its archive after any stop (SIGKILL included).
+ * The archive is the only state: recorded generations count, children that were in flight
+ * are redone under fresh ids, the selection RNG continues from run.json, and containers of
+ * dead sessions are swept first.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectEngine, EvolveError } from "../../../sandbox/src/index.js";
+import { ArchiveWriter, type RunRecord } from "../archive/index.js";
+import { loadTask } from "../evaluation/index.js";
+import { resolveLlmSetup } from "../llm/index.js";
+import { createValidator } from "../validation/index.js";
+import { preflight } from "./preflight.js";
+import { DEFAULT_ARCHIVE_ROOT, DEFAULT_IMPROVE_TIMEOUT_MS } from "./run-options.js";
+import { executeRun } from "./run-session.js";
+import { resolveRunDir, type RunIo } from "./start-run.js";
+import type { RunSummary } from "./summary.js";
+
+/** Continues the run named `run` (a run id under `root`, or a path) to its end. */
+export async function resumeRun(run: string, io: RunIo & { root?: string }): Promise<RunSummary> {
+  const runDir = await resolveRunDir(run, io.root ?? DEFAULT_ARCHIVE_ROOT);
+  const engine = io.engine ?? (await connectEngine());
+  // Before opening the archive: a dead process's containers go, and so do its temp folders (open()).
+  const swept = await engine.sweep();
+  if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
+  const writer = await ArchiveWriter.open(runDir);
+  const config = writer.run.config;
+  const llmSetup = resolveLlmSetup(io.env, config.model === null ? {} : { model: config.model });
+  if (config.model !== null && !llmSetup.available) {
+    throw new EvolveError("invalid_options", `run ${writer.run.id} used model ${config.model}, but no LLM endpoint is configured now (${llmSetup.reason})`, {
+      hint: "set OPENAI_BASE_URL (and OPENAI_API_KEY) as for the original run",
+    });
+  }
+  const recorded = writer.recordedIds();
+  const validator = createValidator();
+  let task;
+  if (recorded.includes("g0000")) {
+    task = await loadTask(config.task.dir);
+  } else {
+    const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
+    task = await preflight(config.task.dir, config.agentDir, validator, scratch).finally(() => rm(scratch, { recursive: true, force: true }));
+  }
+  await writer.appendEvent({ type: "resumed", at: new Date().toISOString(), recorded: recorded.length });
+  const children = recorded.filter((id) => id !== "g0000").length;
+  io.sink.write(`resuming ${writer.run.id}: ${children}/${config.generations} children recorded\narchive ${writer.runDir}\n`);
+  const limits = config.limits;
+  const importTimeoutMs = numberOrNull(limits, "importTimeoutMs");
+  return executeRun({
+    writer,
+    task,
+    engine,
+    validator,
+    llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
+    seedTree: { dir: config.agentDir, summary: writer.run.from === undefined ? "seed" : `branched from ${writer.run.from.run}/${writer.run.from.generation}` },
+    signal: io.signal,
+    sink: io.sink,
+    improveTimeoutMs: numberOrNull(limits, "improveTimeoutMs") ?? DEFAULT_IMPROVE_TIMEOUT_MS,
+    ...(importTimeoutMs === null ? {} : { importTimeoutMs }),
+    generationTokens: numberOrNull(limits, "generationTokens"),
+    budgetTokens: numberOrNull(limits, "budgetTokens"),
+    budgetUsd: numberOrNull(limits, "budgetUsd"),
+  });
+}
+
+function numberOrNull(limits: RunRecord["config"]["limits"], key: string): number | null {
+  const value = limits[key];
+  return typeof value === "number" ? value : null;
+}

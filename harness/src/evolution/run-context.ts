@@ -1,0 +1,58 @@
+/** What every step of a run shares: wired once per process in start-run.ts / resume.ts. */
+import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
+import type { ArchiveWriter } from "../archive/index.js";
+import type { Task } from "../evaluation/index.js";
+import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../llm/index.js";
+import type { Validator } from "../validation/index.js";
+import type { BuildCache } from "./build-cache.js";
+
+/** Container-side settings of a run. */
+export interface SandboxSettings {
+  engine: SandboxEngine;
+  image: RuntimeImage;
+  /** This process's session label: the start-up sweep of a later process tells it is dead. */
+  session: string;
+  runtime: "runc" | "runsc";
+  improveTimeoutMs: number;
+  importTimeoutMs?: number;
+}
+
+/** LLM settings of a run: the setup, the shared run ledger, per-generation limits. */
+export interface LlmSettings {
+  setup: LlmSetup;
+  runLedger: BudgetLedger;
+  generationLimits: BudgetLimits;
+  /** Serves calls from elsewhere (replay); the setup's endpoint when absent. */
+  port?: LlmPort | null;
+}
+
+/** Everything a generation step needs; nothing in it is mutated by a step except through `writer`. */
+export interface RunContext {
+  runId: string;
+  sandbox: SandboxSettings;
+  llm: LlmSettings;
+  task: Task;
+  validator: Validator;
+  builds: BuildCache;
+  /** Temp folder of this process for work trees (outside the archive). */
+  workRoot: string;
+  /** The fixed evaluation seed: every generation is scored on the same instances and games. */
+  evaluationSeed: number;
+  /** The run seed, from which each generation's self-modification seed is derived. */
+  runSeed: number;
+  /** Set on Ctrl-C: steps stop at the next phase boundary and record nothing. */
+  signal: AbortSignal;
+}
+
+/** Thrown inside a step when the run was interrupted; the child is then not recorded. */
+export class StepInterrupted extends Error {
+  constructor() {
+    super("interrupted");
+    this.name = "StepInterrupted";
+  }
+}
+
+/** Throws StepInterrupted when the run was interrupted. */
+export function checkInterrupted(signal: AbortSignal): void {
+  if (signal.aborted) throw new StepInterrupted();
+}

@@ -1,0 +1,70 @@
+/** Options of `evolve run` (one zod schema, parsed once at the boundary) and their defaults. */
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { SelectionStrategyName, DEFAULT_SELECTION_STRATEGY } from "../selection/index.js";
+
+const REPO_ROOT = resolve(import.meta.dirname, "../../..");
+
+/** Archive root when --out is not given: generations/ of the harness checkout. */
+export const DEFAULT_ARCHIVE_ROOT = resolve(REPO_ROOT, "generations");
+/** The seed agent tree copied into generation 0 when --agent is not given. */
+export const DEFAULT_AGENT_DIR = resolve(REPO_ROOT, "seed-agent");
+/** Folder of the built-in tasks: `--task NAME` means tasks/NAME. */
+export const BUILTIN_TASKS_DIR = resolve(REPO_ROOT, "tasks");
+/**
+ * The default task and budget: email-validation is fast to evaluate (~2 s) and its seed
+ * leaves rule switches off, so a short offline run shows a real improvement (see README).
+ */
+export const DEFAULT_TASK = "email-validation";
+export const DEFAULT_GENERATIONS = 12;
+export const DEFAULT_SEED = 1;
+export const DEFAULT_IMPROVE_TIMEOUT_MS = 180_000;
+
+const PositiveInt = z.number().int().positive();
+
+export const RunOptions = z.object({
+  /** A built-in task name or a task folder; default: DEFAULT_TASK, or the origin run's task with --from. */
+  task: z.string().min(1).optional(),
+  /** Children to attempt (generation 0, the seed, comes on top). */
+  generations: z.number().int().nonnegative().max(100_000).default(DEFAULT_GENERATIONS),
+  /** Run-wide LLM budgets; null: unlimited. */
+  budgetTokens: PositiveInt.nullable().default(null),
+  budgetUsd: z.number().positive().finite().nullable().default(null),
+  /** Per-generation LLM token budget; null: only the run budget applies. */
+  generationTokens: PositiveInt.nullable().default(null),
+  workers: PositiveInt.max(64).default(() => Math.max(1, availableParallelism())),
+  selection: SelectionStrategyName.default(DEFAULT_SELECTION_STRATEGY),
+  model: z.string().min(1).max(200).nullable().default(null),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(DEFAULT_SEED),
+  out: z.string().min(1).default(DEFAULT_ARCHIVE_ROOT),
+  runtime: z.enum(["runc", "runsc"]).default("runc"),
+  agent: z.string().min(1).default(DEFAULT_AGENT_DIR),
+  /** "RUN/GEN": branch from that generation's snapshot. */
+  from: z.string().regex(/^.+\/g\d{4,}$/, 'expected RUN/GEN, e.g. run-20250101-120000-ab12/g0007').nullable().default(null),
+  /** Wall clock of one self-modification container. */
+  improveTimeoutMs: PositiveInt.default(DEFAULT_IMPROVE_TIMEOUT_MS),
+  importTimeoutMs: PositiveInt.optional(),
+  /** Run id (folder name); generated when absent. */
+  runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).optional(),
+});
+export type RunOptions = z.infer<typeof RunOptions>;
+
+/** The built-in task folder for a name, or the path itself when it is not a plain name. */
+export function taskDirFor(task: string): string {
+  return /^[a-z0-9-]+$/.test(task) ? resolve(BUILTIN_TASKS_DIR, task) : resolve(task);
+}
+
+/** A sortable, unique-enough run id: run-YYYYMMDD-HHMMSS-xxxx. */
+export function newRunId(now = new Date(), random = Math.random): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  const suffix = Math.floor(random() * 0x10000).toString(16).padStart(4, "0");
+  return `run-${stamp}-${suffix}`;
+}
+
+/** The self-modification seed of one generation: fixed per run and generation number. */
+export function generationSeed(runSeed: number, generation: number): number {
+  let h = (runSeed ^ Math.imul(generation + 1, 0x9e37_79b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 15), 0x85eb_ca6b) >>> 0;
+  return (h ^ (h >>> 13)) & 0x7fff_ffff;
+}

@@ -1,0 +1,124 @@
+/**
+ * One process's work on a run, shared by `evolve run` and `evolve resume`: wire the run
+ * context, make generation 0 if it is missing, run the loop, mark the run, summarise.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { newSessionId, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { readRun, type ArchiveWriter, type GenerationRecord } from "../archive/index.js";
+import type { Task } from "../evaluation/index.js";
+import { BudgetLedger, type LlmPort, type LlmSetup } from "../llm/index.js";
+import { createRng, restoreRng } from "../selection/index.js";
+import type { Validator } from "../validation/index.js";
+import { createBuildCache } from "./build-cache.js";
+import { Progress, type ProgressSink } from "./progress.js";
+import { writeRunReport } from "./report-hook.js";
+import { StepInterrupted, type RunContext } from "./run-context.js";
+import { runLoop, type LoopEnd } from "./run-loop.js";
+import { runSeedGeneration } from "./seed-generation.js";
+import { bestGeneration, formatSummary, summarise, type RunSummary } from "./summary.js";
+
+export interface SessionInputs {
+  writer: ArchiveWriter;
+  task: Task;
+  engine: SandboxEngine;
+  validator: Validator;
+  llm: { setup: LlmSetup; port?: LlmPort | null };
+  /** The tree to record as g0000 when the run has none yet. */
+  seedTree: { dir: string; summary: string };
+  signal: AbortSignal;
+  sink: ProgressSink;
+  improveTimeoutMs: number;
+  importTimeoutMs?: number;
+  generationTokens: number | null;
+  budgetTokens: number | null;
+  budgetUsd: number | null;
+}
+
+/** Runs (or continues) the run in `writer` to its end; prints progress and the summary to `sink`. */
+export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
+  const started = Date.now();
+  const { writer, engine } = inputs;
+  const run = writer.run;
+  const image = await engine.ensureRuntimeImage();
+  const workRoot = await mkdtemp(join(tmpdir(), "evolve-run-"));
+  const contents = await readRun(writer.runDir);
+  const records: GenerationRecord[] = [...contents.generations];
+  const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: 0, usd: 0 });
+  const ctx: RunContext = {
+    runId: run.id,
+    sandbox: {
+      engine,
+      image,
+      session: newSessionId(),
+      runtime: run.config.runtime,
+      improveTimeoutMs: inputs.improveTimeoutMs,
+      ...(inputs.importTimeoutMs === undefined ? {} : { importTimeoutMs: inputs.importTimeoutMs }),
+    },
+    llm: {
+      setup: inputs.llm.setup,
+      runLedger: new BudgetLedger("run", { tokens: inputs.budgetTokens, usd: inputs.budgetUsd }, spent),
+      generationLimits: { tokens: inputs.generationTokens, usd: null },
+      ...(inputs.llm.port === undefined ? {} : { port: inputs.llm.port }),
+    },
+    task: inputs.task,
+    validator: inputs.validator,
+    builds: createBuildCache(join(workRoot, "builds"), inputs.validator),
+    workRoot,
+    evaluationSeed: run.config.seed,
+    runSeed: run.config.seed,
+    signal: inputs.signal,
+  };
+  const progress = new Progress(inputs.sink, run.config.generations, records);
+  for (const problem of contents.problems) progress.note(`warning: skipped unreadable record ${problem.path}: ${problem.reason}`);
+  let end: LoopEnd = "interrupted";
+  try {
+    await writer.updateRun((r) => ({ ...r, status: "running" }));
+    if (!records.some((r) => r.parent === null)) {
+      try {
+        const seed = await runSeedGeneration(ctx, writer, inputs.seedTree.dir, inputs.seedTree.summary);
+        records.push(seed);
+        progress.recorded(seed);
+      } catch (error) {
+        if (!(error instanceof StepInterrupted) && !inputs.signal.aborted) throw error;
+      }
+    }
+    if (!inputs.signal.aborted) {
+      const rng = run.rng === null ? createRng(run.config.seed) : restoreRng(run.rng);
+      end = await runLoop(ctx, writer, { records, rng }, { total: run.config.generations, workers: run.config.workers, selection: run.config.selection }, progress);
+    }
+  } catch (error) {
+    progress.stop();
+    await markStopped(writer, `harness error: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  } finally {
+    progress.stop();
+    await ctx.builds.dispose().catch(() => undefined);
+    await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
+  }
+  if (end === "interrupted") {
+    await markStopped(writer, "interrupted (SIGINT)");
+  } else {
+    const best = bestGeneration(records);
+    await writer.updateRun((r) => ({ ...r, status: "finished" }));
+    await writer.appendEvent({ type: "finished", at: new Date().toISOString(), best: best?.id ?? null });
+  }
+  const report = await writeRunReport(writer.runDir);
+  const summary = summarise((await readRun(writer.runDir)).generations, {
+    runId: run.id,
+    runDir: writer.runDir,
+    end,
+    requested: run.config.generations,
+    model: run.config.model,
+    wallMs: Date.now() - started,
+    report,
+  });
+  for (const line of formatSummary(summary)) inputs.sink.write(`${line}\n`);
+  return summary;
+}
+
+async function markStopped(writer: ArchiveWriter, reason: string): Promise<void> {
+  await writer.updateRun((r) => ({ ...r, status: "interrupted" })).catch(() => undefined);
+  await writer.appendEvent({ type: "interrupted", at: new Date().toISOString(), reason }).catch(() => undefined);
+}

@@ -1,0 +1,108 @@
+/**
+ * Phase 2 of a generation: the parent's meta agent rewrites a copy of the parent's tree in
+ * a fresh container (its compiled build runs the code), LLM calls go through a broker of
+ * this generation. Every agent failure is a value; only harness failures throw.
+ */
+import { z } from "zod";
+import type { ImproveRequest } from "@evolve/contract";
+import { runImprove, type ImproveOutcome, type WireJson } from "../../../sandbox/src/index.js";
+import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../llm/index.js";
+import type { RunContext } from "./run-context.js";
+
+/** What the meta agent's report may say; anything else in it is ignored. */
+const ReportShape = z.object({ summary: z.string() }).loose();
+
+const SUMMARY_CHARS = 500;
+
+export interface SelfModifyInput {
+  ctx: Pick<RunContext, "sandbox" | "llm" | "task" | "runId">;
+  generationId: string;
+  /** The parent's snapshot (TypeScript tree) and its compiled build. */
+  parentSnapshotDir: string;
+  parentBuildDir: string;
+  /** A new host folder for the edited tree. */
+  takeTo: string;
+  seed: number;
+  /** Builds the request once the broker knows the tokens left. */
+  request: (llmTokens: number | null, deadline: number) => ImproveRequest;
+}
+
+export interface SelfModifyResult {
+  /** Null when the agent returned a usable tree; else why not, and at which stage. */
+  failure: { stage: "self_modify" | "extract"; code: string; message: string } | null;
+  /** True when the workspace came back through the extractor into `takeTo`. */
+  treeTaken: boolean;
+  /** The report's summary, capped (null when it gave none). */
+  summary: string | null;
+  outcome: ImproveOutcome["outcome"];
+  transcript: TranscriptEntry[];
+  usage: BrokerUsage;
+  model: string | null;
+  durationMs: number;
+}
+
+/** Runs `improve` of the parent on its own tree; the edited tree lands in `takeTo` when usable. */
+export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModifyResult> {
+  const { ctx } = input;
+  const started = performance.now();
+  const broker = createGenerationBroker({
+    setup: ctx.llm.setup,
+    runLedger: ctx.llm.runLedger,
+    generationLimits: ctx.llm.generationLimits,
+    ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
+  });
+  const timeoutMs = ctx.sandbox.improveTimeoutMs;
+  // The agent's deadline leaves slack for the workspace to be taken out before the kill.
+  const deadline = Date.now() + Math.max(1_000, timeoutMs - 15_000);
+  let result: ImproveOutcome;
+  try {
+    result = await runImprove({
+      engine: ctx.sandbox.engine,
+      image: ctx.sandbox.image,
+      labels: { session: ctx.sandbox.session, run: ctx.runId, generation: input.generationId, phase: "self-modify" },
+      buildDir: input.parentBuildDir,
+      agentDir: input.parentSnapshotDir,
+      takeTo: input.takeTo,
+      runtime: ctx.sandbox.runtime,
+      timeoutMs,
+      init: {
+        task: ctx.task.manifest.name,
+        seed: input.seed,
+        llmAvailable: ctx.llm.setup.available,
+        deadline,
+        request: input.request(broker.remainingTokens(), deadline) as unknown as WireJson,
+      },
+      onLlm: broker.onLlm,
+      onTool: broker.onTool,
+    });
+  } finally {
+    broker.close();
+  }
+  const parsed = ReportShape.safeParse(result.report);
+  const summary = parsed.success ? capLine(parsed.data.summary) : null;
+  const base = {
+    summary,
+    treeTaken: result.extracted.ok,
+    outcome: result.outcome,
+    transcript: broker.transcript(),
+    usage: broker.usage(),
+    model: ctx.llm.setup.available ? ctx.llm.setup.model : null,
+    durationMs: performance.now() - started,
+  };
+  if (result.error !== null) {
+    const code = result.outcome.timedOut ? "timeout" : result.outcome.oomKilled ? "oom" : "improve_failed";
+    return { ...base, failure: { stage: "self_modify", code, message: capLine(result.error) } };
+  }
+  if (!result.extracted.ok) {
+    return { ...base, failure: { stage: "extract", code: "extraction_refused", message: capLine(result.extracted.reason) } };
+  }
+  if (!parsed.success) {
+    return { ...base, failure: { stage: "self_modify", code: "bad_report", message: "improve returned no { summary: string } report" } };
+  }
+  return { ...base, failure: null };
+}
+
+function capLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= SUMMARY_CHARS ? line : `${line.slice(0, SUMMARY_CHARS - 1)}…`;
+}

@@ -1,0 +1,151 @@
+/**
+ * `evolve run`: parse the options, check the task and agent before any container starts,
+ * sweep dead sessions, create the run folder, and execute the run.
+ */
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { z } from "zod";
+import { connectEngine, EvolveError, type SandboxEngine } from "../../../sandbox/src/index.js";
+import {
+  ArchiveWriter,
+  generationPaths,
+  lineageOf,
+  readGeneration,
+  readRunRecord,
+  RUN_SCHEMA_VERSION,
+  type RunOrigin,
+  type RunRecord,
+} from "../archive/index.js";
+import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
+import { readRun } from "../archive/index.js";
+import { createValidator } from "../validation/index.js";
+import { preflight } from "./preflight.js";
+import type { ProgressSink } from "./progress.js";
+import { DEFAULT_TASK, newRunId, RunOptions, taskDirFor } from "./run-options.js";
+import { executeRun } from "./run-session.js";
+import type { RunSummary } from "./summary.js";
+
+/** The outside world of a run: where progress goes, Ctrl-C, the environment (LLM settings). */
+export interface RunIo {
+  sink: ProgressSink;
+  signal: AbortSignal;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Serves LLM calls from elsewhere (replay, tests); the environment's endpoint when absent. */
+  port?: LlmPort | null;
+  /** An engine already connected (tests); connected here when absent. */
+  engine?: SandboxEngine;
+}
+
+/** The harness version recorded in run.json. */
+export async function harnessVersion(): Promise<string> {
+  const text = await readFile(resolve(import.meta.dirname, "../../../package.json"), "utf8");
+  return z.object({ version: z.string().min(1) }).parse(JSON.parse(text)).version;
+}
+
+/** Starts a new run and executes it to its end. */
+export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
+  const parsed = RunOptions.safeParse(raw);
+  if (!parsed.success) throw new EvolveError("invalid_options", `invalid run options:\n${z.prettifyError(parsed.error)}`);
+  const options = parsed.data;
+  const root = resolve(options.out);
+  const llmSetup = resolveLlmSetup(io.env, options.model === null ? {} : { model: options.model });
+  if (options.budgetUsd !== null && llmSetup.available && llmSetup.price === null) {
+    throw new EvolveError("invalid_options", `--budget-usd is set but the price of model "${llmSetup.model}" is unknown`, {
+      hint: "use --budget-tokens for this model",
+    });
+  }
+  const origin = options.from === null ? null : await resolveOrigin(options.from, root);
+  const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
+  const agentDir = origin?.snapshotDir ?? resolve(options.agent);
+
+  const validator = createValidator();
+  const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
+  const task = await preflight(taskDir, agentDir, validator, scratch).finally(() => rm(scratch, { recursive: true, force: true }));
+
+  const engine = io.engine ?? (await connectEngine());
+  const swept = await engine.sweep();
+  if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
+
+  const now = new Date().toISOString();
+  const record: RunRecord = {
+    schemaVersion: RUN_SCHEMA_VERSION,
+    id: options.runId ?? newRunId(),
+    createdAt: now,
+    updatedAt: now,
+    config: {
+      task: { name: task.manifest.name, dir: task.dir },
+      agentDir,
+      generations: options.generations,
+      workers: options.workers,
+      selection: options.selection,
+      seed: options.seed,
+      model: llmSetup.available ? llmSetup.model : null,
+      runtime: options.runtime,
+      limits: {
+        budgetTokens: options.budgetTokens,
+        budgetUsd: options.budgetUsd,
+        generationTokens: options.generationTokens,
+        improveTimeoutMs: options.improveTimeoutMs,
+        importTimeoutMs: options.importTimeoutMs ?? null,
+      },
+    },
+    harnessVersion: await harnessVersion(),
+    ...(origin === null ? {} : { from: origin.from }),
+    status: "running",
+    rng: null,
+  };
+  const writer = await ArchiveWriter.create(root, record);
+  await writer.appendEvent({ type: "started", at: now, run: record.id, pid: process.pid });
+  io.sink.write(
+    `run ${record.id}: task ${task.manifest.name}, ${options.generations} generations, ${options.workers} workers, ` +
+      `selection ${options.selection}, ${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
+      `archive ${writer.runDir}\n`,
+  );
+  return executeRun({
+    writer,
+    task,
+    engine,
+    validator,
+    llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
+    seedTree: { dir: agentDir, summary: origin === null ? "seed" : `branched from ${origin.from.run}/${origin.from.generation}` },
+    signal: io.signal,
+    sink: io.sink,
+    improveTimeoutMs: options.improveTimeoutMs,
+    ...(options.importTimeoutMs === undefined ? {} : { importTimeoutMs: options.importTimeoutMs }),
+    generationTokens: options.generationTokens,
+    budgetTokens: options.budgetTokens,
+    budgetUsd: options.budgetUsd,
+  });
+}
+
+/** The run folder named by RUN (a path, or a run id under the archive root). */
+export async function resolveRunDir(run: string, root: string): Promise<string> {
+  const candidates = isAbsolute(run) || run.includes("/") || run.startsWith(".") ? [resolve(run), join(root, run)] : [join(root, run), resolve(run)];
+  for (const dir of candidates) {
+    const info = await stat(join(dir, "run.json")).catch(() => null);
+    if (info?.isFile()) return dir;
+  }
+  throw new EvolveError("unknown_run", `no run ${JSON.stringify(run)} (looked in ${candidates.join(" and ")})`, {
+    hint: "give a run id under the archive root (--out) or the run folder's path",
+  });
+}
+
+/** `--from RUN/GEN`: that generation's snapshot, its task, and the lineage recorded in run.json. */
+async function resolveOrigin(from: string, root: string): Promise<{ from: RunOrigin; snapshotDir: string; taskDir: string }> {
+  const cut = from.lastIndexOf("/");
+  const runDir = await resolveRunDir(from.slice(0, cut), root);
+  const generation = from.slice(cut + 1);
+  const runRecord = await readRunRecord(runDir);
+  if (!runRecord.ok) throw new EvolveError("archive_corrupt", `${runRecord.problem.path}: ${runRecord.problem.reason}`);
+  const record = await readGeneration(runDir, generation);
+  if (record.snapshotHash === null) {
+    throw new EvolveError("unknown_generation", `${from} has no snapshot to branch from (${record.status.kind === "invalid" ? `${record.status.stage}: ${record.status.code}` : "none recorded"})`);
+  }
+  const lineage = lineageOf((await readRun(runDir)).generations, generation);
+  return {
+    from: { run: runRecord.value.id, generation, lineage },
+    snapshotDir: generationPaths(runDir, generation).snapshot,
+    taskDir: runRecord.value.config.task.dir,
+  };
+}

@@ -1,0 +1,37 @@
+/** Phase 4 of a generation: the four validation gates (the seed skips the non-empty-diff rule). */
+import type { ValidationFailure, ValidationTimings } from "../contract/results.js";
+import type { RunContext } from "./run-context.js";
+
+export interface ValidateStepInput {
+  ctx: Pick<RunContext, "sandbox" | "validator" | "runId">;
+  generationId: string;
+  /** The parent's snapshot, or null for generation 0. */
+  parentDir: string | null;
+  childDir: string;
+  /** Empty or absent folder that receives the emitted JS when the gates pass. */
+  buildDir: string;
+}
+
+export interface ValidateStepResult {
+  failure: ValidationFailure | null;
+  timings: ValidationTimings;
+}
+
+/** Policy → compile → signature → import; a failure is data. */
+export async function validateStep(input: ValidateStepInput): Promise<ValidateStepResult> {
+  const { sandbox } = input.ctx;
+  const common = {
+    childDir: input.childDir,
+    buildDir: input.buildDir,
+    engine: sandbox.engine,
+    image: sandbox.image,
+    labels: { session: sandbox.session, run: input.ctx.runId, generation: input.generationId, phase: "validate" },
+    runtime: sandbox.runtime,
+    ...(sandbox.importTimeoutMs === undefined ? {} : { importTimeoutMs: sandbox.importTimeoutMs }),
+  };
+  const outcome =
+    input.parentDir === null
+      ? await input.ctx.validator.validateSeed(common)
+      : await input.ctx.validator.validateRewrite({ ...common, parentDir: input.parentDir });
+  return outcome.ok ? { failure: null, timings: outcome.timings } : { failure: outcome.failure, timings: outcome.timings };
+}
