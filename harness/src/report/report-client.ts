@@ -265,6 +265,13 @@ export const REPORT_JS = String.raw`
     });
     host.appendChild(p);
   }
+  // Scrolls the tree pane (only the pane, never the page) so the node is in view.
+  function revealInTree(id) {
+    var wrap = document.getElementById("tree-wrap");
+    var y = py(id) * zoom, x = px(id) * zoom;
+    if (y < wrap.scrollTop + 20 || y > wrap.scrollTop + wrap.clientHeight - 20) wrap.scrollTop = Math.max(0, y - wrap.clientHeight / 2);
+    if (x < wrap.scrollLeft + 20 || x > wrap.scrollLeft + wrap.clientWidth - 20) wrap.scrollLeft = Math.max(0, x - wrap.clientWidth / 2);
+  }
   var selected = null;
   function select(id) {
     var n = byId[id];
@@ -272,7 +279,7 @@ export const REPORT_JS = String.raw`
     if (selected && shapes[selected]) shapes[selected].classList.remove("selected");
     selected = id;
     shapes[id].classList.add("selected");
-    if (shapes[id].scrollIntoView) shapes[id].scrollIntoView({ block: "nearest", inline: "nearest" });
+    revealInTree(id);
     moveCursor(id);
     try { if (location.hash !== "#" + id) history.replaceState(null, "", "#" + id); } catch (e) { /* some file:// setups refuse; the hash is a nicety */ }
     var d = document.getElementById("details");
