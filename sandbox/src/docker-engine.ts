@@ -84,8 +84,10 @@ class DockerEngine implements SandboxEngine {
   }
 
   ensureRuntimeImage(options: { baseImage?: string; onProgress?: (message: string) => void } = {}): Promise<RuntimeImage> {
-    // One build per process even when many callers ask at once.
-    this.imageBuild ??= this.buildIfMissing(options.baseImage ?? null, options.onProgress).catch((error: unknown) => {
+    // One build per process even when many callers ask at once. EVOLVE_BASE_IMAGE names a
+    // registry image (with `node` on its PATH) to layer the runner on instead of scratch.
+    const baseImage = options.baseImage ?? (process.env["EVOLVE_BASE_IMAGE"] || null);
+    this.imageBuild ??= this.buildIfMissing(baseImage, options.onProgress).catch((error: unknown) => {
       this.imageBuild = null;
       throw error;
     });
