@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { runtimesUnderTest } from "../support/test-engine.js";
 import { cpuSpin, diskFill, floods, forkBomb, memoryBomb, taskTimerTampering } from "./cases/resources.js";
+import { network, privilege, secrets } from "./cases/probes.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -28,6 +29,9 @@ const containerCases: Case[] = [
   ["3 CPU spin trapping SIGTERM", cpuSpin],
   ["4 stdout/stderr floods", floods],
   ["5 disk fill and writes to /", diskFill],
+  ["6 network", network],
+  ["7 secrets, sockets, mounts", secrets],
+  ["8 privilege", privilege],
   ["12 timer tampering (task agent)", taskTimerTampering],
 ];
 

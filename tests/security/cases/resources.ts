@@ -116,7 +116,7 @@ export async function diskFill(c: CaseContext): Promise<CaseVerdict> {
     async "fill-workspace"() { fill("/work/fill"); },
     async "write-root"() {
       const codes = [];
-      for (const p of ["/evil", "/etc/passwd", "/usr/local/bin/node", "/opt/evolve/runner/main.js", "/proc/sys/kernel/hostname"]) {
+      for (const p of ["/evil", "/etc/passwd", "/usr/local/bin/node", "/opt/evolve/runner/main.js", "/etc/hosts", "/etc/resolv.conf", "/sbin/docker-init", "/proc/sys/kernel/hostname"]) {
         try { fs.writeFileSync(p, "pwned"); codes.push(p + "=written"); } catch (e) { codes.push(p + "=" + e.code); }
       }
       if (codes.some((x) => x.endsWith("=written"))) return codes;

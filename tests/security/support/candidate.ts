@@ -5,6 +5,7 @@
  * attacks that need a real process to exec (fork bombs, unshare, mount).
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { EvaluationResult, InstanceResult } from "../../../harness/src/contract/results.js";
@@ -37,7 +38,11 @@ export async function solve(input, ctx) {
 }
 
 function which(name: string): string {
-  return execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
+  for (const dir of (process.env["PATH"] ?? "/usr/bin:/bin").split(":")) {
+    const path = join(dir, name);
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`no ${name} on the host's PATH`);
 }
 
 /** Copies host binaries to build/bin and the libraries they link to build/lib. */
