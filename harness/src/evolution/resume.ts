@@ -56,6 +56,7 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
     seedTree: { dir: config.agentDir, summary: writer.run.from === undefined ? "seed" : `branched from ${writer.run.from.run}/${writer.run.from.generation}` },
     signal: io.signal,
     sink: io.sink,
+    ...(io.session === undefined ? {} : { session: io.session }),
     improveTimeoutMs: numberOrNull(limits, "improveTimeoutMs") ?? DEFAULT_IMPROVE_TIMEOUT_MS,
     ...(importTimeoutMs === null ? {} : { importTimeoutMs }),
     generationTokens: numberOrNull(limits, "generationTokens"),

@@ -29,6 +29,8 @@ export interface SessionInputs {
   seedTree: { dir: string; summary: string };
   signal: AbortSignal;
   sink: ProgressSink;
+  /** Container session label; fresh when absent. */
+  session?: string;
   improveTimeoutMs: number;
   importTimeoutMs?: number;
   generationTokens: number | null;
@@ -51,7 +53,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     sandbox: {
       engine,
       image,
-      session: newSessionId(),
+      session: inputs.session ?? newSessionId(),
       runtime: run.config.runtime,
       improveTimeoutMs: inputs.improveTimeoutMs,
       ...(inputs.importTimeoutMs === undefined ? {} : { importTimeoutMs: inputs.importTimeoutMs }),

@@ -35,6 +35,8 @@ export interface RunIo {
   port?: LlmPort | null;
   /** An engine already connected (tests); connected here when absent. */
   engine?: SandboxEngine;
+  /** The container session label of this process (tests count leftovers by it); fresh when absent. */
+  session?: string;
 }
 
 /** The harness version recorded in run.json. */
@@ -111,6 +113,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     seedTree: { dir: agentDir, summary: origin === null ? "seed" : `branched from ${origin.from.run}/${origin.from.generation}` },
     signal: io.signal,
     sink: io.sink,
+    ...(io.session === undefined ? {} : { session: io.session }),
     improveTimeoutMs: options.improveTimeoutMs,
     ...(options.importTimeoutMs === undefined ? {} : { importTimeoutMs: options.importTimeoutMs }),
     generationTokens: options.generationTokens,
