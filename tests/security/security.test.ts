@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { runtimesUnderTest } from "../support/test-engine.js";
 import { cpuSpin, diskFill, floods, forkBomb, memoryBomb, taskTimerTampering } from "./cases/resources.js";
 import { network, privilege, secrets } from "./cases/probes.js";
+import { containerArchives, craftedArchives } from "./cases/archives.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -32,8 +33,13 @@ const containerCases: Case[] = [
   ["6 network", network],
   ["7 secrets, sockets, mounts", secrets],
   ["8 privilege", privilege],
+  ["9 hostile workspace archives (made in the container)", containerArchives],
   ["12 timer tampering (task agent)", taskTimerTampering],
 ];
+
+describe("security (host)", () => {
+  it.concurrent("9 hostile workspace archives (crafted tars)", () => runCase(env, "9 hostile workspace archives (crafted tars)", "host", craftedArchives), 60_000);
+});
 
 describe.each(runtimesUnderTest())("security (%s)", (runtime) => {
   for (const [name, body, timeout] of containerCases) {

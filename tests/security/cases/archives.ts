@@ -1,0 +1,131 @@
+/**
+ * Hostile workspace archives. Made for real inside a self-modification container by a
+ * hostile meta agent (symlink to /etc, hard link, 200k files, a sparse 10 GB file), and
+ * hand-built by tar-builder for what a real filesystem cannot hold (`..` and absolute
+ * paths, links followed by writes through them, lying sizes, entries below files). Each is
+ * refused before a byte is written, and nothing outside the destination changes.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { expect } from "vitest";
+import { extractSafely, runImprove } from "../../../sandbox/src/index.js";
+import { writeJsBuild } from "../../support/js-build.js";
+import { buildTar, type TarSpecEntry } from "../../support/tar-builder.js";
+import type { CaseContext, CaseVerdict } from "../support/security-env.js";
+
+const PARENT_TREE = new URL("../../fixtures/validation/base/", import.meta.url).pathname;
+
+const HOSTILE_META = `import * as fs from "node:fs";
+export async function improve(request, ctx) {
+  const A = "/work/agent";
+  switch (request.attack) {
+    case "symlink": fs.symlinkSync("/etc", A + "/etc-link"); fs.symlinkSync("/etc/passwd", A + "/task/passwd.ts"); break;
+    case "hardlink": fs.linkSync(A + "/task/index.ts", A + "/task/hard.ts"); break;
+    case "many-files": {
+      fs.mkdirSync(A + "/many");
+      for (let d = 0; d < 200; d++) { const dir = A + "/many/d" + d; fs.mkdirSync(dir); for (let i = 0; i < 1000; i++) fs.closeSync(fs.openSync(dir + "/f" + i, "w")); }
+      break;
+    }
+    case "sparse": { const fd = fs.openSync(A + "/task/huge.ts", "w"); fs.ftruncateSync(fd, 10 * 2 ** 30); fs.closeSync(fd); break; }
+  }
+  return { summary: "hostile " + request.attack, changedFiles: [] };
+}
+`;
+
+/** Names of everything under `dir`, recursively. */
+async function listAll(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).map(String).sort();
+}
+
+const IN_CONTAINER: Record<string, RegExp> = {
+  symlink: /^symbolic link refused: .*-> \/etc/,
+  hardlink: /^hard link refused: /,
+  "many-files": /^more than 2000 entries|^archive is larger than/,
+  sparse: /over the \d+-byte cap|^archive is larger than/,
+};
+
+/** One hostile meta agent per variant, through runImprove; the tree never comes out. */
+export async function containerArchives(c: CaseContext): Promise<CaseVerdict> {
+  const build = await writeJsBuild({ meta: HOSTILE_META });
+  const parent = await mkdtemp(join(tmpdir(), "evolve-sec-extract-"));
+  await writeFile(join(parent, "neighbour.txt"), "untouched\n");
+  try {
+    const runs = await Promise.all(
+      Object.entries(IN_CONTAINER).map(async ([attack, reason]) => {
+        const takeTo = join(parent, attack);
+        const started = Date.now();
+        const result = await runImprove({
+          engine: c.env.engine, image: c.env.image, labels: c.labels, runtime: c.runtime, buildDir: build,
+          timeoutMs: 180_000, agentDir: PARENT_TREE, takeTo,
+          init: { task: "sec-sum", seed: 1, llmAvailable: false, deadline: Date.now() + 180_000, request: { attack } },
+        });
+        return { attack, reason, result, ms: Date.now() - started, takeTo };
+      }),
+    );
+    for (const { attack, reason, result, takeTo } of runs) {
+      expect(result.error, `${attack}: the meta agent returned`).toBeNull();
+      expect(result.extracted.ok, attack).toBe(false);
+      expect(result.extracted.ok ? "" : result.extracted.reason, attack).toMatch(reason);
+      expect(existsSync(takeTo), `${attack}: nothing written`).toBe(false);
+    }
+    expect(await listAll(parent)).toEqual(["neighbour.txt"]);
+    const reasons = runs.map((r) => `${r.attack}: ${r.result.extracted.ok ? "taken!" : r.result.extracted.reason.split(/[:(]/)[0]}`);
+    return { outcome: `refused, nothing written: ${reasons.join("; ")}`, containMs: Math.max(...runs.map((r) => r.ms)) };
+  } finally {
+    await rm(build, { recursive: true, force: true });
+    await rm(parent, { recursive: true, force: true });
+  }
+}
+
+/** 200k empty file entries, produced lazily (the extractor stops reading at its cap). */
+function manyEntries(count: number): Readable {
+  return Readable.from(
+    (function* () {
+      yield buildTar([{ name: "agent/", type: "directory" }]).subarray(0, 512);
+      for (let i = 0; i < count; i++) yield buildTar([{ name: `agent/f${i}`, content: "" }]).subarray(0, 512);
+      yield Buffer.alloc(1024);
+    })(),
+  );
+}
+
+/** Crafted archives straight into the extractor, as if a container had produced them. */
+export async function craftedArchives(_c: CaseContext): Promise<CaseVerdict> {
+  const parent = await mkdtemp(join(tmpdir(), "evolve-sec-crafted-"));
+  const sentinelDir = join(parent, "sentinel");
+  await rm(sentinelDir, { force: true, recursive: true });
+  await writeFile(join(parent, "victim.txt"), "untouched\n");
+  const absolute = join(tmpdir(), `evolve-sec-abs-${randomBytes(6).toString("hex")}`);
+  const root: TarSpecEntry = { name: "agent/", type: "directory" };
+  const cases: [string, Readable, RegExp][] = [
+    ["../ path", Readable.from(buildTar([root, { name: "agent/../../victim.txt", content: "pwned" }])), /escapes the destination/],
+    ["absolute path", Readable.from(buildTar([root, { name: absolute, content: "pwned" }])), /absolute path/],
+    ["symlink then write through it", Readable.from(buildTar([root, { name: "agent/link", type: "symlink", linkName: parent }, { name: "agent/link/victim.txt", content: "pwned" }])), /symbolic link refused/],
+    ["hard link out", Readable.from(buildTar([root, { name: "agent/hard", type: "hardlink", linkName: "../victim.txt" }])), /hard link refused/],
+    ["fifo", Readable.from(buildTar([root, { name: "agent/pipe", type: "fifo" }])), /refused \(only files and directories\)/],
+    ["10 GB declared size", Readable.from(buildTar([root, { name: "agent/huge.ts", declaredSize: 10 * 2 ** 30 }])), /over the \d+-byte cap/],
+    ["entry below a file", Readable.from(buildTar([root, { name: "agent/a", content: "x" }, { name: "agent/a/b", content: "y" }])), /entry below a file/],
+    ["duplicate entry", Readable.from(buildTar([root, { name: "agent/a", content: "x" }, { name: "agent/a", content: "y" }])), /duplicate entry/],
+    ["200k tiny files", manyEntries(200_000), /more than 2000 entries|archive is larger than/],
+  ];
+  try {
+    const started = Date.now();
+    const outcomes: string[] = [];
+    for (const [name, stream, reason] of cases) {
+      const dest = join(parent, "dest");
+      const result = await extractSafely(stream, dest, "agent");
+      expect(result.ok, name).toBe(false);
+      expect(result.ok ? "" : result.reason, name).toMatch(reason);
+      expect(existsSync(dest), `${name}: nothing written`).toBe(false);
+      outcomes.push(name);
+    }
+    expect(existsSync(absolute)).toBe(false);
+    expect(await listAll(parent)).toEqual(["victim.txt"]);
+    return { outcome: `${outcomes.length} crafted archives refused before any write (${outcomes.join(", ")})`, containMs: Date.now() - started };
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+}
