@@ -3,6 +3,7 @@
  * and invalid children, scores, circle packings, and hostile agent-written text (the
  * report must show it as text, never run it). For the report, inspect and scale tests.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,10 @@ import { createRng } from "../../harness/src/selection/index.js";
 
 export const HOSTILE_SUMMARY = `</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`;
 export const HOSTILE_MESSAGE = `'"><svg onload="window.__pwned=3"> \u2028 <!-- ]]>`;
+
+// The writer fsyncs every file; on tmpfs that costs nothing, so a 1,000-generation archive
+// takes seconds instead of minutes on a busy disk. The writer's code path is the same.
+const SCRATCH = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
 const AT = new Date(Date.UTC(2025, 0, 2, 3, 4, 5)).getTime();
 const STAGES = ["policy", "compile", "signature", "import", "self_modify", "extract"] as const;
@@ -67,8 +72,8 @@ function instances(score: number, split: "visible" | "heldout", count: number): 
 export async function writeSyntheticRun(opts: SyntheticOptions): Promise<SyntheticRun> {
   const rng = createRng(opts.seed ?? 11);
   const runId = opts.runId ?? "synthetic";
-  const root = await mkdtemp(join(tmpdir(), "evolve-synth-"));
-  const work = await mkdtemp(join(tmpdir(), "evolve-synth-trees-"));
+  const root = await mkdtemp(join(SCRATCH, "evolve-synth-"));
+  const work = await mkdtemp(join(SCRATCH, "evolve-synth-trees-"));
   const run: RunRecord = {
     schemaVersion: 1,
     id: runId,
