@@ -9,6 +9,7 @@ import { runtimesUnderTest } from "../support/test-engine.js";
 import { cpuSpin, diskFill, floods, forkBomb, memoryBomb, taskTimerTampering } from "./cases/resources.js";
 import { network, privilege, secrets } from "./cases/probes.js";
 import { containerArchives, craftedArchives } from "./cases/archives.js";
+import { scoreTampering } from "./cases/tampering.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -34,6 +35,7 @@ const containerCases: Case[] = [
   ["7 secrets, sockets, mounts", secrets],
   ["8 privilege", privilege],
   ["9 hostile workspace archives (made in the container)", containerArchives],
+  ["10 score tampering", scoreTampering],
   ["12 timer tampering (task agent)", taskTimerTampering],
 ];
 
