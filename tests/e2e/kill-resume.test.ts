@@ -1,0 +1,110 @@
+/**
+ * Crash safety through the real CLI: `evolve run` is stopped with Ctrl-C (SIGINT: exit 130,
+ * run marked interrupted, no container left), resumed, SIGKILLed mid-generation, and resumed
+ * again to the end. The archive must then hold exactly the generations asked for, no id
+ * twice, and no container or volume of the run anywhere.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readEvents, readRunRecord, type ArchiveEvent } from "../../harness/src/archive/index.js";
+import { leftoversOfRun, readConsistentRun } from "../evolution/run-helpers.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const GENERATIONS = 4;
+let out: string;
+const children: ChildProcess[] = [];
+
+function evolve(args: string[]): { child: ChildProcess; exit: Promise<number | null>; output: () => string } {
+  const env = { ...process.env };
+  delete env["OPENAI_API_KEY"];
+  delete env["OPENAI_BASE_URL"];
+  const child = spawn(process.execPath, [join(ROOT, "bin/evolve.js"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let text = "";
+  child.stdout?.on("data", (d: Buffer) => (text += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (text += d.toString()));
+  const exit = new Promise<number | null>((r) => child.on("exit", (code, signal) => r(signal === null ? code : null)));
+  return { child, exit, output: () => text };
+}
+
+async function events(runDir: string): Promise<ArchiveEvent[]> {
+  return (await readEvents(runDir)).events;
+}
+
+/** Polls until `ready` holds (or the process exits, or time runs out). */
+async function waitFor(ready: () => Promise<boolean>, exit: Promise<unknown>, ms = 120_000): Promise<void> {
+  let exited = false;
+  void exit.then(() => (exited = true));
+  const until = Date.now() + ms;
+  while (!(await ready().catch(() => false))) {
+    if (exited) throw new Error("the process exited before the awaited moment");
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+beforeAll(async () => {
+  out = await mkdtemp(join(tmpdir(), "evolve-e2e-resume-"));
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  await rm(out, { recursive: true, force: true });
+});
+
+describe("evolve run / resume across SIGINT and SIGKILL", () => {
+  it("stops cleanly on Ctrl-C, survives SIGKILL mid-generation, and ends with exactly the generations asked for", async () => {
+    // 1. Ctrl-C while the first children are in flight.
+    const first = evolve(["run", "--generations", String(GENERATIONS), "--workers", "2", "--seed", "5", "--out", out]);
+    await waitFor(async () => (await readdir(out)).length === 1, first.exit);
+    const runId = (await readdir(out))[0] ?? "";
+    const runDir = join(out, runId);
+    await waitFor(async () => (await events(runDir)).some((e) => e.type === "selected"), first.exit);
+    first.child.kill("SIGINT");
+    expect(await first.exit, first.output()).toBe(130);
+    const interrupted = await readRunRecord(runDir);
+    expect(interrupted.ok && interrupted.value.status).toBe("interrupted");
+    expect((await events(runDir)).at(-1)?.type).toBe("interrupted");
+    expect(leftoversOfRun(runId)).toEqual({ containers: 0, volumes: 0 });
+    expect((await readConsistentRun(runDir)).problems).toEqual([]);
+
+    // 2. Resume, and SIGKILL it while a child is between self-modification and its record.
+    const second = evolve(["resume", runDir]);
+    const recordedBefore = (await events(runDir)).filter((e) => e.type === "recorded").length;
+    await waitFor(async () => {
+      const all = await events(runDir);
+      const resumedAt = all.findIndex((e) => e.type === "resumed");
+      const after = all.slice(resumedAt + 1);
+      const pending = after.filter((e) => e.type === "self_modified").map((e) => (e as { generation: string }).generation);
+      const recorded = new Set(after.filter((e) => e.type === "recorded").map((e) => (e as { generation: string }).generation));
+      return resumedAt >= 0 && pending.some((g) => !recorded.has(g));
+    }, second.exit);
+    second.child.kill("SIGKILL");
+    await second.exit;
+    const killed = await readConsistentRun(runDir, { tolerateBadEventLines: true });
+    expect(killed.problems).toEqual([]);
+    expect(killed.generations.length).toBeLessThan(GENERATIONS + 1);
+    expect((await events(runDir)).filter((e) => e.type === "recorded").length).toBeGreaterThanOrEqual(recordedBefore);
+
+    // 3. Resume to the end.
+    const third = evolve(["resume", runId, "--out", out]);
+    expect(await third.exit, third.output()).toBe(0);
+    expect(third.output()).toMatch(/swept \d+ containers/);
+    expect(third.output()).toContain(`run ${runId} finished: ${GENERATIONS}/${GENERATIONS} children`);
+
+    const final = await readConsistentRun(runDir, { tolerateBadEventLines: true });
+    expect(final.problems).toEqual([]);
+    const ids = final.generations.map((g) => g.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(GENERATIONS + 1);
+    expect(final.generations.filter((g) => g.parent === null).map((g) => g.id)).toEqual(["g0000"]);
+    const recordedEvents = (await events(runDir)).filter((e) => e.type === "recorded").map((e) => (e as { generation: string }).generation);
+    expect(new Set(recordedEvents).size).toBe(recordedEvents.length);
+    const run = await readRunRecord(runDir);
+    expect(run.ok && run.value.status).toBe("finished");
+    expect(leftoversOfRun(runId)).toEqual({ containers: 0, volumes: 0 });
+    expect(await readFile(join(runDir, "report.html"), "utf8")).toContain("<html");
+  }, 300_000);
+});
