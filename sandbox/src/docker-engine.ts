@@ -13,7 +13,8 @@ import { DockerSandbox } from "./docker-sandbox.js";
 import { EvolveError } from "./errors.js";
 import { LABEL_PREFIX } from "./limits.js";
 import { collectImageInputs, hashImageInputs, runnerCommand, stageBuildContext } from "./runtime-image.js";
-import type { CreatedSandbox, EngineInfo, Runtime, SandboxSpec, SweepResult } from "./types.js";
+import type { CreatedSandbox, EngineInfo, RunningSandbox, RunOptions, Runtime, SandboxSpec, SweepResult } from "./types.js";
+import { WarmPool } from "./warm-pool.js";
 
 export interface RuntimeImage {
   tag: string;
@@ -28,6 +29,10 @@ export interface SandboxEngine {
   /** Find or build the runtime image (never pulls unless the user named a base image). */
   ensureRuntimeImage(options?: { baseImage?: string; onProgress?: (message: string) => void }): Promise<RuntimeImage>;
   createSandbox(spec: SandboxSpec): Promise<CreatedSandbox>;
+  /** Create and start in one step; from the warm pool when the engine keeps one. */
+  startSandbox(spec: SandboxSpec, options: RunOptions): Promise<RunningSandbox>;
+  /** Remove the warm pool's idle sandboxes (call before exit). */
+  close(): Promise<void>;
   /** Remove labelled containers and volumes: of dead sessions, or all with `all`. */
   sweep(options?: { all?: boolean; session?: string }): Promise<SweepResult>;
   /** Count labelled containers and volumes (of one session, or all). */
@@ -54,8 +59,13 @@ function describeEndpoint(): string {
   return process.env["DOCKER_HOST"] ?? "unix:///var/run/docker.sock";
 }
 
+export interface EngineOptions {
+  /** Sandboxes kept created-and-started per kind of spec (0: none, the default). */
+  warmPool?: number;
+}
+
 /** Connect and ping; an unreachable engine is an EvolveError that says what to do. */
-export async function connectEngine(): Promise<SandboxEngine> {
+export async function connectEngine(options: EngineOptions = {}): Promise<SandboxEngine> {
   const endpoint = describeEndpoint();
   const docker = new Docker();
   try {
@@ -66,16 +76,35 @@ export async function connectEngine(): Promise<SandboxEngine> {
       hint: "start one (as root on Debian, `npm test` or `npm start` does it for you; elsewhere `sudo systemctl start docker`) or set DOCKER_HOST",
     });
   }
-  return new DockerEngine(docker, endpoint);
+  return new DockerEngine(docker, endpoint, options.warmPool ?? 0);
 }
 
 class DockerEngine implements SandboxEngine {
   private imageBuild: Promise<RuntimeImage> | null = null;
+  private readonly pool: WarmPool | null;
 
   constructor(
     private readonly docker: Docker,
     readonly endpoint: string,
-  ) {}
+    warmPool: number,
+  ) {
+    this.pool = warmPool > 0 ? new WarmPool((spec) => this.createDockerSandbox(spec), warmPool) : null;
+  }
+
+  async startSandbox(spec: SandboxSpec, options: RunOptions): Promise<RunningSandbox> {
+    if (this.pool) return this.pool.acquire(spec, options);
+    const created = await this.createSandbox(spec);
+    try {
+      return await created.start(options);
+    } catch (error) {
+      await created.remove();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
 
   async info(): Promise<EngineInfo> {
     const [version, info] = await Promise.all([this.docker.version(), this.docker.info() as Promise<{ Runtimes?: Record<string, unknown> }>]);
@@ -129,7 +158,11 @@ class DockerEngine implements SandboxEngine {
     return { tag, command, built: true };
   }
 
-  async createSandbox(spec: SandboxSpec): Promise<CreatedSandbox> {
+  createSandbox(spec: SandboxSpec): Promise<CreatedSandbox> {
+    return this.createDockerSandbox(spec);
+  }
+
+  private async createDockerSandbox(spec: SandboxSpec): Promise<DockerSandbox> {
     const volumeName = `evolve-ws-${randomBytes(8).toString("hex")}`;
     await this.docker.createVolume(workspaceVolumeOptions(volumeName, spec.labels) as never);
     try {

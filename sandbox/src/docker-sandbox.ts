@@ -33,6 +33,9 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   private killedByHost = false;
   private timedOut = false;
   private finishedPromise: Promise<RunOutcome> | null = null;
+  private demux: OutputDemux | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private activatedAt = 0;
 
   constructor(
     private readonly docker: Docker,
@@ -50,26 +53,27 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   }
 
   async start(options: RunOptions): Promise<RunningSandbox> {
+    await this.prestart();
+    return this.activate(options);
+  }
+
+  /**
+   * Attach and start the process without handing it to anyone yet (a warm pool keeps
+   * sandboxes here). Its output is held and its clock does not run until `activate`.
+   */
+  async prestart(): Promise<void> {
     const stream = (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
     this.stdin = stream;
-    const demux = new OutputDemux({
-      stdoutCapBytes: options.stdoutCapBytes,
-      stderrCapBytes: options.stderrCapBytes,
-      ...(options.onStdoutLine ? { onStdoutLine: options.onStdoutLine } : {}),
-      onStdoutOverflow: () => void this.kill(),
-    });
+    const demux = new OutputDemux(null);
+    this.demux = demux;
     const streamEnded = new Promise<void>((resolve) => {
       stream.on("data", (chunk: Buffer) => demux.push(chunk));
       stream.on("end", resolve);
       stream.on("close", resolve);
       stream.on("error", () => resolve());
     });
-    const startedAt = Date.now();
     await this.container.start();
-    const timer = setTimeout(() => {
-      this.timedOut = true;
-      void this.kill();
-    }, options.timeoutMs);
+    this.activatedAt = Date.now();
     this.finishedPromise = (async (): Promise<RunOutcome> => {
       let exitCode: number | null = null;
       try {
@@ -78,8 +82,8 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
       } catch {
         exitCode = null;
       }
-      clearTimeout(timer);
-      const durationMs = Date.now() - startedAt;
+      clearTimeout(this.timer);
+      const durationMs = Date.now() - this.activatedAt;
       // The last output frames can trail the exit a little.
       await Promise.race([streamEnded, new Promise((r) => setTimeout(r, 1_000))]);
       let oomKilled = false;
@@ -101,6 +105,22 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
         durationMs,
       };
     })();
+  }
+
+  /** Hand a pre-started sandbox to its caller: caps, line sink, and the clock start now. */
+  activate(options: RunOptions): RunningSandbox {
+    if (!this.demux) throw new Error("activate before prestart");
+    this.activatedAt = Date.now();
+    this.demux.configure({
+      stdoutCapBytes: options.stdoutCapBytes,
+      stderrCapBytes: options.stderrCapBytes,
+      ...(options.onStdoutLine ? { onStdoutLine: options.onStdoutLine } : {}),
+      onStdoutOverflow: () => void this.kill(),
+    });
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      void this.kill();
+    }, options.timeoutMs);
     return this;
   }
 
@@ -162,6 +182,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   async remove(): Promise<void> {
     if (this.removed) return;
     this.removed = true;
+    clearTimeout(this.timer);
     this.stdin?.destroy();
     await this.container.remove({ force: true }).catch(() => undefined);
     // The volume stays busy for a moment after the container is gone.

@@ -1,6 +1,6 @@
 /** The sandbox: the only code that imports dockerode or tar-fs. */
 export { connectEngine, newSessionId } from "./docker-engine.js";
-export type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
+export type { EngineOptions, RuntimeImage, SandboxEngine } from "./docker-engine.js";
 export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./container-spec.js";
 export { DEFAULT_EXTRACT_CAPS, DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, SANDBOX_UID } from "./limits.js";
 export { extractSafely, planExtraction } from "./safe-extract.js";

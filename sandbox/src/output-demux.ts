@@ -11,7 +11,13 @@ export interface DemuxOptions {
   onStdoutOverflow?: () => void;
 }
 
+/** Output before the sandbox is handed to a caller is held (up to this much) until it is. */
+const EARLY_STDOUT_CAP = 64 * 1024;
+
 export class OutputDemux {
+  private options: DemuxOptions | null;
+  private early: Buffer[] = [];
+  private earlyBytes = 0;
   private pending: Buffer = Buffer.alloc(0);
   private lineBuffer: Buffer = Buffer.alloc(0);
   private stdoutBytes = 0;
@@ -20,7 +26,18 @@ export class OutputDemux {
   stdoutTruncated = false;
   stderrTruncated = false;
 
-  constructor(private readonly options: DemuxOptions) {}
+  /** Without options (a warm sandbox nobody holds yet) stdout waits for `configure`. */
+  constructor(options: DemuxOptions | null) {
+    this.options = options;
+  }
+
+  /** Set the caps and the line sink; output held so far is delivered now. */
+  configure(options: DemuxOptions): void {
+    this.options = options;
+    const early = this.early;
+    this.early = [];
+    for (const payload of early) this.stdout(payload);
+  }
 
   push(chunk: Buffer): void {
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
@@ -37,6 +54,11 @@ export class OutputDemux {
 
   private stdout(payload: Buffer): void {
     if (this.stdoutTruncated) return;
+    if (this.options === null) {
+      this.earlyBytes += payload.length;
+      if (this.earlyBytes <= EARLY_STDOUT_CAP) this.early.push(Buffer.from(payload));
+      return;
+    }
     const room = this.options.stdoutCapBytes - this.stdoutBytes;
     const accepted = payload.length > room ? payload.subarray(0, Math.max(0, room)) : payload;
     this.stdoutBytes += accepted.length;
@@ -56,7 +78,7 @@ export class OutputDemux {
   }
 
   private stderr(payload: Buffer): void {
-    const room = this.options.stderrCapBytes - this.stderrBytes;
+    const room = (this.options?.stderrCapBytes ?? EARLY_STDOUT_CAP) - this.stderrBytes;
     if (room <= 0) {
       this.stderrTruncated = true;
       return;

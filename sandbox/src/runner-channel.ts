@@ -85,13 +85,13 @@ async function filesMessage(root: FilesMessage["root"], dir: string): Promise<Fi
 /** Start the runner with the build (and agent tree) in place; caller removes `sandbox`. */
 export async function openRunnerChannel(options: AgentContainerOptions, agentDir?: string): Promise<RunnerChannel> {
   const image = typeof options.image === "string" ? { tag: options.image, command: runnerCommand(null) } : options.image;
-  const created = await options.engine.createSandbox({
+  const spec = {
     image: image.tag,
     command: image.command,
     labels: options.labels,
     ...(options.runtime ? { runtime: options.runtime } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
-  });
+  };
   const queue: RunnerMessage[] = [];
   const waiters: ((message: RunnerMessage | null) => void)[] = [];
   let protocolViolation: string | null = null;
@@ -135,17 +135,17 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     );
   };
 
+  sandbox = await options.engine.startSandbox(spec, {
+    timeoutMs: options.timeoutMs,
+    stdoutCapBytes: options.stdoutCapBytes ?? DEFAULT_STDOUT_CAP,
+    stderrCapBytes: options.stderrCapBytes ?? DEFAULT_STDERR_CAP,
+    onStdoutLine: onLine,
+  });
   try {
-    sandbox = await created.start({
-      timeoutMs: options.timeoutMs,
-      stdoutCapBytes: options.stdoutCapBytes ?? DEFAULT_STDOUT_CAP,
-      stderrCapBytes: options.stderrCapBytes ?? DEFAULT_STDERR_CAP,
-      onStdoutLine: onLine,
-    });
     sandbox.send(await filesMessage("build", options.buildDir));
     if (agentDir !== undefined) sandbox.send(await filesMessage("agent", agentDir));
   } catch (error) {
-    await created.remove();
+    await sandbox.remove();
     throw error;
   }
   const running = sandbox;

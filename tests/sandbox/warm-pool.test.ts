@@ -1,0 +1,49 @@
+/** The warm pool: faster hand-outs, one use per sandbox, nothing left after close. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkImports, connectEngine, newSessionId, openSolveSession } from "../../sandbox/src/index.js";
+import type { RuntimeImage, SandboxEngine } from "../../sandbox/src/index.js";
+import { writeJsBuild } from "../support/js-build.js";
+
+let engine: SandboxEngine;
+let image: RuntimeImage;
+const session = newSessionId();
+
+beforeAll(async () => {
+  engine = await connectEngine({ warmPool: 1 });
+  image = await engine.ensureRuntimeImage();
+});
+afterAll(async () => {
+  await engine.close();
+});
+
+describe("warm pool", () => {
+  it("hands out working sandboxes, each used once, and removes them all on close", async () => {
+    const buildDir = await writeJsBuild({ task: `let calls = 0; export async function solve() { return ++calls; }\n` });
+    const labels = { session, run: "pool-test" };
+    for (let i = 0; i < 3; i++) {
+      expect(await checkImports({ engine, image, labels, buildDir, timeoutMs: 15_000 })).toMatchObject({ ok: true });
+    }
+    // A sandbox that served one caller never serves another: module state starts fresh.
+    for (let i = 0; i < 2; i++) {
+      const solve = await openSolveSession({ engine, image, labels, buildDir, timeoutMs: 15_000, task: "t", seed: 1, llmAvailable: false });
+      expect(await solve.call(null, { timeoutMs: 5_000 })).toMatchObject({ ok: true, value: 1 });
+      await solve.close();
+    }
+    const warm = await engine.countManaged(session);
+    expect(warm.containers).toBeGreaterThanOrEqual(1);
+    await engine.close();
+    expect(await engine.countManaged(session)).toEqual({ containers: 0, volumes: 0 });
+  });
+
+  it("starts a pooled sandbox's clock when it is handed out, not when it was made", async () => {
+    const pooled = await connectEngine({ warmPool: 1 });
+    const labels = { session, run: "pool-clock" };
+    const buildDir = await writeJsBuild({});
+    await checkImports({ engine: pooled, image, labels, buildDir, timeoutMs: 15_000 }); // fills the pool
+    await new Promise((r) => setTimeout(r, 2_500));
+    const result = await checkImports({ engine: pooled, image, labels, buildDir, timeoutMs: 2_000 });
+    await pooled.close();
+    expect(result).toMatchObject({ ok: true });
+    expect(await pooled.countManaged(session)).toEqual({ containers: 0, volumes: 0 });
+  });
+});
