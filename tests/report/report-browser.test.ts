@@ -97,7 +97,7 @@ describe("report in Chromium", () => {
       const invalid = small.records.find((g) => g.status.kind === "invalid")!;
       await page.locator(`#tree-svg .node[data-id='${invalid.id}']`).click();
       expect(await page.locator("#details").textContent()).toContain(HOSTILE_MESSAGE.trim().slice(0, 20));
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await page.locator("img").count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
@@ -118,7 +118,7 @@ describe("report in Chromium", () => {
       const clickStarted = Date.now();
       await page.locator("#goto").fill(last.id);
       await page.locator("#goto").press("Enter");
-      await page.waitForFunction((id) => document.getElementById("detail-head")?.textContent?.includes(id), last.id);
+      await page.waitForFunction(`document.getElementById("detail-head").textContent.includes(${JSON.stringify(last.id)})`);
       const clickMs = Date.now() - clickStarted;
       expect((await page.locator("#diff .l").allTextContents()).join("\n")).toContain("diff --git");
       await page.screenshot({ path: join(OUTPUT, "report-1k.png") });

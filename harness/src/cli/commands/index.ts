@@ -6,10 +6,11 @@ import { diff } from "./diff.js";
 import { doctor } from "./doctor.js";
 import { lineage } from "./lineage.js";
 import { ls } from "./ls.js";
+import { replay } from "./replay.js";
 import { report } from "./report.js";
 import { resume } from "./resume.js";
 import { run } from "./run.js";
 import { show } from "./show.js";
 import { tree } from "./tree.js";
 
-export const commands: CliCommand[] = [run, resume, ls, tree, show, diff, lineage, cat, report, doctor, clean];
+export const commands: CliCommand[] = [run, resume, ls, tree, show, diff, lineage, cat, replay, report, doctor, clean];

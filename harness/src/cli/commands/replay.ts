@@ -1,0 +1,53 @@
+/** `evolve replay <run> <gen> [--all]`: does the lineage reproduce from the archive alone? */
+import { connectEngine, EvolveError } from "../../../../sandbox/src/index.js";
+import { replayLineage, scoreLines, verdictLine } from "../../replay/index.js";
+import type { CliCommand } from "../command.js";
+import { printJson, stringOption } from "../inspect/load-run.js";
+import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunDir } from "../inspect/run-arg.js";
+import { readRun } from "../../archive/index.js";
+
+export const replay: CliCommand = {
+  name: "replay",
+  summary: "replay a lineage: rebuild snapshots, re-run self-modification with recorded LLM answers, re-score",
+  help: `usage: evolve replay <run> <gen> [--all] [--tolerance X] [--out DIR] [--json]
+  1. rebuilds every snapshot from the seed's patch chain and checks the recorded hashes
+  2. re-runs each self-modification in a fresh container (recorded LLM answers, same seed): same patch?
+  3. re-validates and re-evaluates the tip (--all: every step) and prints recorded vs replayed scores
+  exit 0 when it reproduced, 1 when it diverged or the scores drifted
+  --all          re-evaluate every generation on the path, not only the tip
+  --tolerance X  largest score difference still called reproduced (default 1e-9)
+${OUT_HELP}
+${JSON_HELP}`,
+  options: { out: { type: "string" }, json: { type: "boolean" }, all: { type: "boolean" }, tolerance: { type: "string" } },
+  positionals: { min: 2, max: 2, names: "<run> <gen>" },
+  async run({ values, positionals, out }) {
+    const runDir = await resolveRunDir(positionals[0] ?? "", stringOption(values["out"]));
+    const tolText = stringOption(values["tolerance"]);
+    const tolerance = tolText === undefined ? 1e-9 : Number(tolText);
+    if (!Number.isFinite(tolerance) || tolerance < 0) throw new EvolveError("invalid_options", `--tolerance must be a non-negative number, got '${tolText ?? ""}'`);
+    const generation = resolveGenerationArg(positionals[1] ?? "", (await readRun(runDir)).generations);
+    const json = values["json"] === true;
+    const abort = new AbortController();
+    const onSigint = (): void => abort.abort();
+    process.once("SIGINT", onSigint);
+    try {
+      const report = await replayLineage({
+        runDir,
+        generation,
+        engine: await connectEngine(),
+        signal: abort.signal,
+        all: values["all"] === true,
+        tolerance,
+        ...(json ? {} : { onStep: out }),
+      });
+      if (json) printJson(out, report);
+      else {
+        for (const line of scoreLines(report)) out(line);
+        out(verdictLine(report));
+      }
+      return report.verdict.kind === "reproduced" ? 0 : 1;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  },
+};

@@ -1,0 +1,129 @@
+/**
+ * `evolve replay`: does a lineage reproduce from the archive alone?
+ * 1. rebuild every snapshot on the path from the root's patch chain, checked against the recorded hashes;
+ * 2. re-run each self-modification with the recorded LLM answers and the same seed; same patch?
+ * 3. re-validate and re-evaluate the tip (or every step) and compare the scores.
+ */
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { EvolveError } from "../../../sandbox/src/index.js";
+import type { GenerationRecord, Tree } from "../archive/index.js";
+import { applyPatch, lineageOf, readPatch, readRun, rebuildSnapshot, writeTree } from "../archive/index.js";
+import { createReplayContext, type ReplayEnvironment } from "./replay-context.js";
+import { replayScores, type ScoreCheck } from "./replay-scores.js";
+import { replaySelfModify, type SelfModifyCheck } from "./replay-self-modify.js";
+
+export interface ReplayOptions extends ReplayEnvironment {
+  runDir: string;
+  generation: string;
+  /** Re-evaluate every step on the path, not only the tip. */
+  all?: boolean;
+  /** Largest score difference still called reproduced (default 1e-9). */
+  tolerance?: number;
+  /** Called as each step finishes, for live output. */
+  onStep?: (line: string) => void;
+}
+
+export type ReplayVerdict =
+  | { kind: "reproduced" }
+  | { kind: "diverged"; generation: string; how: string }
+  | { kind: "drifted"; generation: string; drift: number };
+
+/** Everything a replay found. */
+export interface ReplayReport {
+  readonly lineage: string[];
+  readonly rebuild: { ok: true } | { ok: false; generation: string; reason: string };
+  readonly selfModify: SelfModifyCheck[];
+  readonly scores: ScoreCheck[];
+  readonly verdict: ReplayVerdict;
+  readonly tolerance: number;
+}
+
+/** Trees along the path, rebuilt from the patches (rebuildSnapshot has already checked them). */
+async function materialise(runDir: string, lineage: readonly string[], treesDir: string): Promise<Map<string, string>> {
+  const dirs = new Map<string, string>();
+  let tree: Tree = new Map();
+  for (const id of lineage) {
+    const applied = applyPatch(tree, await readPatch(runDir, id));
+    if (!applied.ok) throw new EvolveError("archive_corrupt", `${id}: patch stopped applying during replay: ${applied.reason}`);
+    tree = applied.tree;
+    const dir = join(treesDir, id);
+    await writeTree(dir, tree);
+    dirs.set(id, dir);
+  }
+  return dirs;
+}
+
+/** Replays the lineage of one generation; harness failures throw, non-reproduction is the verdict. */
+export async function replayLineage(options: ReplayOptions): Promise<ReplayReport> {
+  const tolerance = options.tolerance ?? 1e-9;
+  const say = options.onStep ?? (() => undefined);
+  const contents = await readRun(options.runDir);
+  if (contents.run === null) throw new EvolveError("archive_corrupt", `${options.runDir}: run.json is unreadable (${contents.problems[0]?.reason ?? "unknown"})`);
+  const byId = new Map(contents.generations.map((g) => [g.id, g]));
+  if (!byId.has(options.generation)) {
+    const corrupt = contents.problems.some((p) => p.path.includes(`${options.generation}`));
+    throw new EvolveError(corrupt ? "archive_corrupt" : "unknown_generation", corrupt ? `the record of ${options.generation} is unreadable` : `no generation ${options.generation} in ${options.runDir}`);
+  }
+  const lineage = lineageOf(contents.generations, options.generation);
+  const records = lineage.map((id) => byId.get(id) as GenerationRecord);
+  say(`lineage ${lineage.join(" → ")}`);
+
+  const rebuilt = await rebuildSnapshot(options.runDir, contents.generations, options.generation);
+  if (!rebuilt.ok) {
+    say(`1. rebuild: FAILED at ${rebuilt.generation}: ${rebuilt.reason}`);
+    return {
+      lineage,
+      rebuild: { ok: false, generation: rebuilt.generation, reason: rebuilt.reason },
+      selfModify: [],
+      scores: [],
+      verdict: { kind: "diverged", generation: rebuilt.generation, how: rebuilt.reason },
+      tolerance,
+    };
+  }
+  say(`1. rebuild: ${lineage.length} snapshot(s) rebuilt from the patches match their recorded hashes`);
+
+  const ctx = await createReplayContext(contents.run, options);
+  const selfModify: SelfModifyCheck[] = [];
+  const scores: ScoreCheck[] = [];
+  try {
+    const trees = await materialise(options.runDir, lineage, join(ctx.workRoot, "trees"));
+    say(`2. self-modification (${contents.run.config.model === null ? "offline strategy" : `recorded answers of ${contents.run.config.model}`}, same seeds):`);
+    for (let i = 1; i < records.length; i++) {
+      const child = records[i] as GenerationRecord;
+      const work = join(ctx.workRoot, `${child.id}-self-modify`);
+      await mkdir(work, { recursive: true });
+      const check = await replaySelfModify(ctx, options.runDir, contents.generations, records.slice(0, i), child, trees.get(child.parent ?? "") ?? "", work);
+      selfModify.push(check);
+      say(`   ${check.generation}  ${check.same ? "same" : "DIVERGED"}: ${check.detail}`);
+      await rm(work, { recursive: true, force: true });
+    }
+    if (records.length === 1) say("   (the root has no self-modification)");
+    const targets = options.all === true ? records : records.slice(-1);
+    say(`3. re-validate and re-evaluate ${options.all === true ? "every step" : "the tip"}:`);
+    for (const g of targets) {
+      const dir = trees.get(g.id);
+      if (g.snapshotHash === null || dir === undefined) {
+        say(`   ${g.id}  no snapshot to validate (recorded ${g.status.kind === "invalid" ? g.status.stage : "none"})`);
+        continue;
+      }
+      const check = await replayScores(ctx, g, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
+      scores.push(check);
+      say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
+    }
+  } finally {
+    await ctx.builds.dispose().catch(() => undefined);
+    await rm(ctx.workRoot, { recursive: true, force: true }).catch(() => undefined);
+  }
+  return { lineage, rebuild: { ok: true }, selfModify, scores, verdict: verdictOf(selfModify, scores, tolerance), tolerance };
+}
+
+function verdictOf(selfModify: readonly SelfModifyCheck[], scores: readonly ScoreCheck[], tolerance: number): ReplayVerdict {
+  const diverged = selfModify.find((c) => !c.same);
+  if (diverged !== undefined) return { kind: "diverged", generation: diverged.generation, how: diverged.detail };
+  const status = scores.find((s) => !s.sameStatus);
+  if (status !== undefined) return { kind: "diverged", generation: status.generation, how: `recorded ${status.recordedStatus}, replayed ${status.replayedStatus}` };
+  const worst = scores.reduce<ScoreCheck | null>((w, s) => (w === null || s.drift > w.drift ? s : w), null);
+  if (worst !== null && worst.drift > tolerance) return { kind: "drifted", generation: worst.generation, drift: worst.drift };
+  return { kind: "reproduced" };
+}

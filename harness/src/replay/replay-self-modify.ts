@@ -1,0 +1,110 @@
+/**
+ * Step 2 of a replay: re-run one self-modification in a fresh container, the parent's
+ * rebuilt tree in, the recorded LLM answers served from the child's transcript, the same
+ * seed, and compare what comes out with what was recorded.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { GenerationRecord } from "../archive/index.js";
+import { diffDirectories, generationPaths, readPatch } from "../archive/index.js";
+import { buildImproveRequest, selfModifyStep, type RunContext } from "../evolution/index.js";
+import { BudgetLedger, createReplayPort, parseTranscript } from "../llm/index.js";
+import { spentBefore } from "./replay-context.js";
+
+/** What one replayed self-modification showed. */
+export interface SelfModifyCheck {
+  readonly generation: string;
+  readonly same: boolean;
+  /** How it matched or diverged, in words. */
+  readonly detail: string;
+}
+
+async function transcriptEntries(runDir: string, id: string): Promise<{ entries: ReturnType<typeof parseTranscript>["entries"]; problem: string | null }> {
+  let text = "";
+  try {
+    text = await readFile(generationPaths(runDir, id).transcript, "utf8");
+  } catch {
+    return { entries: [], problem: "transcript.jsonl missing" };
+  }
+  const parsed = parseTranscript(text);
+  return { entries: parsed.entries, problem: parsed.problems.length === 0 ? null : `transcript line ${parsed.problems[0]?.line}: ${parsed.problems[0]?.reason}` };
+}
+
+function changeList(changes: readonly { path: string; additions: number; deletions: number }[]): string {
+  return changes.length === 0 ? "no files" : changes.map((c) => `${c.path} +${c.additions} −${c.deletions}`).join(", ");
+}
+
+/** Replays `child`'s self-modification from `parentDir` (its parent's rebuilt tree). */
+export async function replaySelfModify(
+  ctx: RunContext,
+  runDir: string,
+  generations: readonly GenerationRecord[],
+  lineage: readonly GenerationRecord[],
+  child: GenerationRecord,
+  parentDir: string,
+  workDir: string,
+): Promise<SelfModifyCheck> {
+  const parent = lineage.at(-1);
+  if (parent === undefined || parent.id !== child.parent || parent.snapshotHash === null) {
+    return { generation: child.id, same: false, detail: `parent ${child.parent ?? "none"} has no rebuilt tree` };
+  }
+  const transcript = await transcriptEntries(runDir, child.id);
+  const port = ctx.llm.setup.available ? createReplayPort(transcript.entries, ctx.llm.setup.model) : null;
+  const stepCtx: RunContext = {
+    ...ctx,
+    llm: { ...ctx.llm, port, runLedger: new BudgetLedger("run", ctx.llm.runLedger.limits, spentBefore(generations, child)) },
+  };
+  const parentBuild = await ctx.builds.get(parentDir, parent.snapshotHash);
+  const takeTo = join(workDir, "tree");
+  const result = await selfModifyStep({
+    ctx: stepCtx,
+    generationId: child.id,
+    parentSnapshotDir: parentDir,
+    parentBuildDir: parentBuild,
+    takeTo,
+    seed: child.seed,
+    request: (llmTokens, deadline) =>
+      buildImproveRequest({
+        manifest: ctx.task.manifest,
+        generation: { id: child.id, parent: parent.id, depth: parent.depth + 1 },
+        seed: child.seed,
+        parent,
+        lineage,
+        llmTokens,
+        deadline,
+      }),
+  });
+  const divergence = port?.divergence ?? null;
+  const llmNote = divergence !== null ? `; ${divergence}` : port !== null && port.remaining() > 0 ? `; ${port.remaining()} recorded LLM call(s) never asked for` : "";
+  const recordedFailure = child.status.kind === "invalid" && (child.status.stage === "self_modify" || child.status.stage === "extract") ? child.status : null;
+  if (recordedFailure !== null) {
+    if (result.failure !== null && result.failure.stage === recordedFailure.stage && result.failure.code === recordedFailure.code) {
+      return { generation: child.id, same: true, detail: `same failure (${recordedFailure.stage}: ${recordedFailure.code})` };
+    }
+    const got = result.failure === null ? "a usable tree" : `${result.failure.stage}: ${result.failure.code}`;
+    return { generation: child.id, same: false, detail: `recorded failure ${recordedFailure.stage}: ${recordedFailure.code}, replay gave ${got}${llmNote}` };
+  }
+  if (result.failure !== null) {
+    return { generation: child.id, same: false, detail: `recorded a rewrite, replay failed at ${result.failure.stage} (${result.failure.code}: ${result.failure.message})${llmNote}` };
+  }
+  const replayed = await diffDirectories(parentDir, takeTo);
+  if (replayed.snapshotHash === child.snapshotHash) {
+    const recordedPatch = await readPatch(runDir, child.id);
+    if (recordedPatch !== replayed.patch) return { generation: child.id, same: false, detail: "same tree, but patch.diff differs from the patch it yields" };
+    return { generation: child.id, same: true, detail: `same patch (${changeList(replayed.changes)})${llmNote}` };
+  }
+  const recorded = new Map(child.changedFiles.map((c) => [c.path, c]));
+  const differing = replayed.changes
+    .filter((c) => {
+      const r = recorded.get(c.path);
+      return r === undefined || r.additions !== c.additions || r.deletions !== c.deletions;
+    })
+    .map((c) => c.path);
+  const missing = child.changedFiles.filter((c) => !replayed.changes.some((r) => r.path === c.path)).map((c) => c.path);
+  const files = [...new Set([...differing, ...missing])];
+  return {
+    generation: child.id,
+    same: false,
+    detail: `different patch: recorded ${changeList(child.changedFiles)}; replayed ${changeList(replayed.changes)}${files.length === 0 ? " (same line counts, different lines)" : ` (differs in ${files.join(", ")})`}${llmNote}`,
+  };
+}
