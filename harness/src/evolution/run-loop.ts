@@ -28,8 +28,6 @@ export interface LoopOptions {
 /** Why the loop stopped. */
 export type LoopEnd = "finished" | "interrupted" | "budget_spent" | "no_valid_parent";
 
-const SWEEP_INTERVAL_MS = 500;
-
 /** Runs children until `total` are recorded, the budget is spent, or the run is interrupted. */
 export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: LoopState, options: LoopOptions, progress: Progress): Promise<LoopEnd> {
   const strategy = strategyByName(options.selection);
@@ -88,25 +86,8 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
     inFlight.set(id, entry);
   }
 
-  if (ctx.signal.aborted) await drainInterrupted(ctx, [...inFlight.values()].map((f) => f.done));
-  else await Promise.all([...inFlight.values()].map((f) => f.done));
+  // After Ctrl-C the session's sweeper (run-session.ts) removes the containers under these children.
+  await Promise.all([...inFlight.values()].map((f) => f.done));
   if (fatal.failed) throw fatal.error;
   return ctx.signal.aborted ? "interrupted" : end;
-}
-
-/**
- * Ctrl-C: remove this session's containers until every in-flight child has given up (a step
- * may open another container before it notices), then once more.
- */
-async function drainInterrupted(ctx: RunContext, pending: Promise<void>[]): Promise<void> {
-  const { engine, session } = ctx.sandbox;
-  let settled = false;
-  const all = Promise.all(pending).then(() => {
-    settled = true;
-  });
-  while (!settled) {
-    await engine.sweep({ session }).catch(() => undefined);
-    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, SWEEP_INTERVAL_MS))]);
-  }
-  await engine.sweep({ session }).catch(() => undefined);
 }

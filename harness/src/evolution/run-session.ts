@@ -72,6 +72,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     runSeed: run.config.seed,
     signal: inputs.signal,
   };
+  const sweeper = sweepWhenAborted(ctx);
   const progress = new Progress(inputs.sink, run.config.generations, records);
   for (const problem of contents.problems) progress.note(`warning: skipped unreadable record ${problem.path}: ${problem.reason}`);
   let end: LoopEnd = "interrupted";
@@ -96,6 +97,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     throw error;
   } finally {
     progress.stop();
+    await sweeper.stop();
     await ctx.builds.dispose().catch(() => undefined);
     await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -123,4 +125,30 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
 async function markStopped(writer: ArchiveWriter, reason: string): Promise<void> {
   await writer.updateRun((r) => ({ ...r, status: "interrupted" })).catch(() => undefined);
   await writer.appendEvent({ type: "interrupted", at: new Date().toISOString(), reason }).catch(() => undefined);
+}
+
+const SWEEP_INTERVAL_MS = 500;
+
+/**
+ * Ctrl-C: from the abort on, remove this session's containers every half second until the
+ * steps in flight have given up (a step may open another container before it notices),
+ * then once more when stopped.
+ */
+function sweepWhenAborted(ctx: RunContext): { stop(): Promise<void> } {
+  const { engine, session } = ctx.sandbox;
+  let timer: NodeJS.Timeout | null = null;
+  const sweep = (): Promise<unknown> => engine.sweep({ session }).catch(() => undefined);
+  const start = (): void => {
+    void sweep();
+    timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+  };
+  if (ctx.signal.aborted) start();
+  else ctx.signal.addEventListener("abort", start, { once: true });
+  return {
+    async stop() {
+      ctx.signal.removeEventListener("abort", start);
+      if (timer !== null) clearInterval(timer);
+      if (ctx.signal.aborted) await sweep();
+    },
+  };
 }

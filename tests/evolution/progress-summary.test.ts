@@ -1,0 +1,71 @@
+/** Progress output (live line on a terminal, plain lines elsewhere) and the end-of-run summary. */
+import { describe, expect, it } from "vitest";
+import { GENERATION_SCHEMA_VERSION, type GenerationRecord } from "../../harness/src/archive/index.js";
+import { bestGeneration, formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
+
+function record(id: string, parent: string | null, visible: number | null, heldout: number | null, valid = true): GenerationRecord {
+  return {
+    schemaVersion: GENERATION_SCHEMA_VERSION,
+    id,
+    parent,
+    depth: parent === null ? 0 : 1,
+    status: valid ? { kind: "valid" } : { kind: "invalid", stage: "compile", code: "type_error", message: "task/x.ts:3: nope", file: "task/x.ts", line: 3 },
+    evaluation: null,
+    scores: { visible, heldout, stage1: visible },
+    summary: parent === null ? "seed" : `change ${id}`,
+    changedFiles: [],
+    tokens: { prompt: 10, completion: 5 },
+    costUsd: 0.001,
+    timings: { total: 1500 },
+    model: null,
+    snapshotHash: null,
+    seed: 1,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+const seed = record("g0000", null, 0.7833, 0.65);
+const good = record("g0002", "g0000", 0.9, 0.8);
+const tie = record("g0003", "g0002", 0.9, 0.7);
+const bad = record("g0001", "g0000", null, null, false);
+
+describe("progress", () => {
+  it("writes plain lines without terminal codes when not a TTY", () => {
+    const chunks: string[] = [];
+    const progress = new Progress({ isTTY: false, write: (t) => void chunks.push(t) }, 3, [seed]);
+    progress.childStarted();
+    progress.recorded(bad);
+    progress.stop();
+    expect(chunks.join("")).toBe("g0001 <- g0000 [1/3] invalid at compile: type_error - task/x.ts:3: nope (1.5 s)\n");
+  });
+
+  it("keeps a live line with done/N, running, best, valid/invalid, tokens, cost, elapsed and ETA on a TTY", () => {
+    const chunks: string[] = [];
+    const progress = new Progress({ isTTY: true, write: (t) => void chunks.push(t) }, 3, [seed, bad]);
+    progress.childStarted();
+    progress.recorded(good);
+    const line = progress.line();
+    progress.stop();
+    expect(line).toMatch(/^\[2\/3\] running 0 \| best 0\.9000 \| valid 1 invalid 1 \| 45 tokens \$0\.0030 \| \d+s elapsed, ETA \d+s$/);
+    const text = chunks.join("");
+    expect(text).toContain("\r\x1b[Kg0002 <- g0000 [2/3] valid: visible 0.9000, held-out 0.8000 (1.5 s) - change g0002\n");
+    expect(text.endsWith("\r\x1b[K")).toBe(true);
+  });
+});
+
+describe("summary", () => {
+  it("names the best generation (earliest of ties) against the seed, counts, spend and paths", () => {
+    const records = [seed, bad, good, tie];
+    expect(bestGeneration(records)?.id).toBe("g0002");
+    const summary = summarise(records, { runId: "r1", runDir: "/a/r1", end: "finished", requested: 3, model: null, wallMs: 65_000, report: { path: "/a/r1/report.html" } });
+    expect(formatSummary(summary)).toEqual([
+      "run r1 finished: 3/3 children (2 valid, 1 invalid) in 1m05s",
+      "best: g0002 (depth 1)",
+      "  visible  0.9000 vs seed 0.7833 (+0.1167)",
+      "  held-out 0.8000 vs seed 0.6500 (+0.1500)",
+      "llm: offline strategy (no LLM), 60 tokens, $0.0040",
+      "archive: /a/r1",
+      "report: /a/r1/report.html",
+    ]);
+  });
+});
