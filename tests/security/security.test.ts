@@ -10,6 +10,8 @@ import { cpuSpin, diskFill, floods, forkBomb, memoryBomb, taskTimerTampering } f
 import { network, privilege, secrets } from "./cases/probes.js";
 import { containerArchives, craftedArchives } from "./cases/archives.js";
 import { scoreTampering } from "./cases/tampering.js";
+import { hostileMetaRun } from "./cases/loop.js";
+import { orphanSweep } from "./cases/orphans.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -37,6 +39,8 @@ const containerCases: Case[] = [
   ["9 hostile workspace archives (made in the container)", containerArchives],
   ["10 score tampering", scoreTampering],
   ["12 timer tampering (task agent)", taskTimerTampering],
+  ["13 harness SIGKILLed mid-run, then the next start", orphanSweep, 300_000],
+  ["11+14 hostile meta agents in the loop (leak search, self-deletion, symlink)", hostileMetaRun, 300_000],
 ];
 
 describe("security (host)", () => {

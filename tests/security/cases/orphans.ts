@@ -1,0 +1,96 @@
+/**
+ * Orphan cleanup: `evolve run` is SIGKILLed while its meta agent spins in a container;
+ * the container and volume outlive it. The next `evolve run` sweeps every labelled
+ * container and volume of the dead session at start, and leaves nothing of its own.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { leftoversOfRun } from "../../evolution/run-helpers.js";
+import type { CaseContext, CaseVerdict } from "../support/security-env.js";
+
+const REPO = new URL("../../../", import.meta.url).pathname;
+const HANGING_AGENT = new URL("../fixtures/hanging-agent/", import.meta.url).pathname;
+const HONEST_AGENT = new URL("../fixtures/hostile-agent/", import.meta.url).pathname;
+
+/** The environment of a child harness: offline (no LLM settings of the test process). */
+function childEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OPENAI_") && !k.startsWith("EVOLVE")));
+}
+
+function evolve(args: string[]): ChildProcess {
+  return spawn(process.execPath, [join(REPO, "bin/evolve.js"), ...args], { cwd: REPO, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function phasesOfRun(runId: string): string[] {
+  const out = execFileSync("docker", ["ps", "-a", "--filter", `label=dev.evolve.run=${runId}`, "--format", '{{.Label "dev.evolve.phase"}}'], { encoding: "utf8" });
+  return out.split("\n").filter((l) => l.trim() !== "");
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => T | null): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+}
+
+export async function orphanSweep(c: CaseContext): Promise<CaseVerdict> {
+  const out = await mkdtemp(join(tmpdir(), "evolve-sec-orphans-"));
+  const common = ["--task", "email-validation", "--workers", "1", "--out", out, "--runtime", c.runtime];
+  const first = evolve(["run", ...common, "--agent", HANGING_AGENT, "--generations", "2", "--improve-timeout", "600"]);
+  let log = "";
+  first.stdout?.on("data", (d: Buffer) => (log += d.toString()));
+  first.stderr?.on("data", (d: Buffer) => (log += d.toString()));
+  try {
+    // The run id is printed at start: "run <id>: task ...".
+    const actualId = await until("the run to start", 120_000, () => /^run (\S+):/m.exec(log)?.[1] ?? null);
+    const phases = await until("a self-modification container", 180_000, () => {
+      const p = phasesOfRun(actualId);
+      return p.some((x) => /modify|improve/i.test(x)) ? p : null;
+    });
+    first.kill("SIGKILL");
+    await exited(first);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const orphaned = leftoversOfRun(actualId);
+    expect(orphaned.containers, `orphans after SIGKILL (phases ${phases.join(",")})`).toBeGreaterThanOrEqual(1);
+    expect(orphaned.volumes).toBeGreaterThanOrEqual(1);
+
+    const killedAt = Date.now();
+    const next = evolve(["run", ...common, "--agent", HONEST_AGENT, "--generations", "0"]);
+    let nextLog = "";
+    next.stdout?.on("data", (d: Buffer) => (nextLog += d.toString()));
+    next.stderr?.on("data", (d: Buffer) => (nextLog += d.toString()));
+    let sweptAt: number | null = null;
+    const watch = setInterval(() => {
+      const left = leftoversOfRun(actualId);
+      if (sweptAt === null && left.containers + left.volumes === 0) sweptAt = Date.now();
+    }, 250);
+    const code = await exited(next);
+    clearInterval(watch);
+    expect(code, nextLog.slice(-2000)).toBe(0);
+    expect(nextLog).toMatch(/swept \d+ containers and \d+ volumes left by dead sessions/);
+    expect(leftoversOfRun(actualId)).toEqual({ containers: 0, volumes: 0 });
+    const nextRun = /^run (\S+):/m.exec(nextLog)?.[1];
+    expect(nextRun).toBeDefined();
+    expect(leftoversOfRun(nextRun!)).toEqual({ containers: 0, volumes: 0 });
+    return {
+      outcome: `SIGKILL left ${orphaned.containers} container(s) + ${orphaned.volumes} volume(s); the next \`evolve run\` swept them at start`,
+      containMs: sweptAt === null ? null : sweptAt - killedAt,
+    };
+  } finally {
+    if (first.exitCode === null && first.signalCode === null) first.kill("SIGKILL");
+    await rm(out, { recursive: true, force: true });
+  }
+}
