@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { runtimesUnderTest } from "../support/test-engine.js";
-import { cpuSpin, diskFill, floods, forkBomb, memoryBomb, taskTimerTampering } from "./cases/resources.js";
+import { cpuSpin, diskFill, floods, forkBomb, memoryBomb, metaTimerTampering, taskTimerTampering } from "./cases/resources.js";
 import { network, privilege, secrets } from "./cases/probes.js";
 import { containerArchives, craftedArchives } from "./cases/archives.js";
 import { scoreTampering } from "./cases/tampering.js";
@@ -39,6 +39,7 @@ const containerCases: Case[] = [
   ["9 hostile workspace archives (made in the container)", containerArchives],
   ["10 score tampering", scoreTampering],
   ["12 timer tampering (task agent)", taskTimerTampering],
+  ["12 timer tampering (meta agent)", metaTimerTampering],
   ["13 harness SIGKILLed mid-run, then the next start", orphanSweep, 300_000],
   ["11+14 hostile meta agents in the loop (leak search, self-deletion, symlink)", hostileMetaRun, 300_000],
 ];

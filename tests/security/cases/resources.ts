@@ -5,7 +5,7 @@
  */
 import { rm } from "node:fs/promises";
 import { expect } from "vitest";
-import { DEFAULT_LIMITS } from "../../../sandbox/src/index.js";
+import { DEFAULT_LIMITS, runImprove } from "../../../sandbox/src/index.js";
 import { attackSolve, evaluateAttacks, writeCandidate } from "../support/candidate.js";
 import type { CaseContext, CaseVerdict } from "../support/security-env.js";
 
@@ -172,5 +172,43 @@ export async function taskTimerTampering(c: CaseContext): Promise<CaseVerdict> {
     return { outcome: `score 0; killed at the harness's ${timeout} ms deadline`, containMs: r.durationMs };
   } finally {
     await rm(build, { recursive: true, force: true });
+  }
+}
+
+/** A meta agent that rewrites every clock and limit it can reach, its own source included. */
+export async function metaTimerTampering(c: CaseContext): Promise<CaseVerdict> {
+  const build = await writeCandidate(`export async function solve(input) { return input; }\n`, {
+    "meta/index.js": `import * as fs from "node:fs";
+export async function improve(request, ctx) {
+  try { ctx.deadline = Number.MAX_SAFE_INTEGER; } catch {}
+  try { request.budget.deadline = Number.MAX_SAFE_INTEGER; } catch {}
+  Date.now = () => 0; performance.now = () => 0;
+  globalThis.setTimeout = () => 0; globalThis.setInterval = () => 0;
+  for (const s of ["SIGTERM", "SIGINT", "SIGALRM", "SIGHUP"]) process.on(s, () => {});
+  fs.writeFileSync("/work/agent/meta/limits.ts", "export const improveTimeoutMs = 1e12;\\n");
+  try { fs.writeFileSync("/work/build/meta/limits.js", "export const improveTimeoutMs = 1e12;\\n"); } catch {}
+  for (;;) {}
+}
+`,
+  });
+  const agent = new URL("../../fixtures/validation/base/", import.meta.url).pathname;
+  const takeTo = `${build}-taken`;
+  try {
+    const timeoutMs = 4_000;
+    const started = Date.now();
+    const result = await runImprove({
+      engine: c.env.engine, image: c.env.image, labels: c.labels, runtime: c.runtime, buildDir: build, timeoutMs, agentDir: agent, takeTo,
+      init: { task: "sec-sum", seed: 1, llmAvailable: false, deadline: Date.now() + timeoutMs, request: { budget: { deadline: Date.now() + timeoutMs } } },
+    });
+    const elapsed = Date.now() - started;
+    expect(result.outcome.timedOut).toBe(true);
+    expect(result.outcome.killed).toBe(true);
+    expect(result.error).toMatch(/killed at the time limit/);
+    expect(result.extracted.ok).toBe(false);
+    expect(result.outcome.durationMs).toBeLessThan(timeoutMs + 3_000);
+    return { outcome: `improve killed at the harness's ${timeoutMs} ms deadline; tree not taken`, containMs: elapsed };
+  } finally {
+    await rm(build, { recursive: true, force: true });
+    await rm(takeTo, { recursive: true, force: true });
   }
 }
