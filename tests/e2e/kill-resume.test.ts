@@ -13,6 +13,9 @@ import { readEvents, readRunRecord, type ArchiveEvent } from "../../harness/src/
 import { leftoversOfRun, readConsistentRun } from "../evolution/run-helpers.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
+// A quick agent (offline, its meta agent writes down that no LLM is there): crash safety is
+// about the loop, and the seed agent's own runs are covered by offline-run.test.ts.
+const AGENT = resolve(import.meta.dirname, "fixtures/llm-agent");
 const GENERATIONS = 4;
 let out: string;
 const children: ChildProcess[] = [];
@@ -57,7 +60,7 @@ afterAll(async () => {
 describe("evolve run / resume across SIGINT and SIGKILL", () => {
   it("stops cleanly on Ctrl-C, survives SIGKILL mid-generation, and ends with exactly the generations asked for", async () => {
     // 1. Ctrl-C while the first children are in flight.
-    const first = evolve(["run", "--generations", String(GENERATIONS), "--workers", "2", "--seed", "5", "--out", out]);
+    const first = evolve(["run", "--agent", AGENT, "--generations", String(GENERATIONS), "--workers", "2", "--seed", "5", "--out", out]);
     await waitFor(async () => (await readdir(out)).length === 1, first.exit);
     const runId = (await readdir(out))[0] ?? "";
     const runDir = join(out, runId);
@@ -91,7 +94,6 @@ describe("evolve run / resume across SIGINT and SIGKILL", () => {
     // 3. Resume to the end.
     const third = evolve(["resume", runId, "--out", out]);
     expect(await third.exit, third.output()).toBe(0);
-    expect(third.output()).toMatch(/swept \d+ containers/);
     expect(third.output()).toContain(`run ${runId} finished: ${GENERATIONS}/${GENERATIONS} children`);
 
     const final = await readConsistentRun(runDir, { tolerateBadEventLines: true });
