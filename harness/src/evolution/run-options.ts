@@ -17,7 +17,7 @@ export const BUILTIN_TASKS_DIR = resolve(REPO_ROOT, "tasks");
  * leaves rule switches off, so a short offline run shows a real improvement (see README).
  */
 export const DEFAULT_TASK = "email-validation";
-export const DEFAULT_GENERATIONS = 12;
+export const DEFAULT_GENERATIONS = 24;
 export const DEFAULT_SEED = 1;
 export const DEFAULT_IMPROVE_TIMEOUT_MS = 180_000;
 
