@@ -36,7 +36,6 @@ const containerCases: Case[] = [
   ["6 network", network],
   ["7 secrets, sockets, mounts", secrets],
   ["8 privilege", privilege],
-  ["9 hostile workspace archives (made in the container)", containerArchives],
   ["10 score tampering", scoreTampering],
   ["12 timer tampering (task agent)", taskTimerTampering],
   ["12 timer tampering (meta agent)", metaTimerTampering],
@@ -52,4 +51,11 @@ describe.each(runtimesUnderTest())("security (%s)", (runtime) => {
   for (const [name, body, timeout] of containerCases) {
     it.concurrent(name, () => runCase(env, name, runtime, body), timeout ?? 180_000);
   }
+});
+
+// 200k files under gVisor's ptrace platform saturate both cores for most of a minute: on
+// their own, so they do not skew the other cases' times to contain.
+describe.each(runtimesUnderTest())("security, heavy (%s)", (runtime) => {
+  const name = "9 hostile workspace archives (made in the container)";
+  it(name, () => runCase(env, name, runtime, containerArchives), 240_000);
 });

@@ -70,7 +70,7 @@ export async function scoreTampering(c: CaseContext): Promise<CaseVerdict> {
   const evaluate = (buildDir: string, full: boolean) =>
     evaluateCandidate({
       engine: c.env.engine, image: c.env.image, task, buildDir, labels: c.labels, runtime: c.runtime, seed: 3,
-      visible: full ? "full" : "stage1", heldout: full, instanceTimeoutMs: 10_000, maxRestarts: 1,
+      visible: full ? "full" : "stage1", heldout: full, instanceTimeoutMs: 30_000, maxRestarts: 1,
     });
   try {
     const started = Date.now();
