@@ -4,15 +4,13 @@ import { isAbsolute, join, resolve } from "node:path";
 import { EvolveError } from "../../../../sandbox/src/errors.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { formatGenerationId, RUN_FILE, RunId } from "../../archive/index.js";
+import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/index.js";
 import { bestGeneration, byId } from "../../report/index.js";
 
-/** Where runs live unless --out says otherwise. */
-export const DEFAULT_OUT = "generations";
+/** Where runs live unless --out says otherwise: the same root `evolve run` writes to. */
+export const DEFAULT_OUT = DEFAULT_ARCHIVE_ROOT;
 
-/** The shared `--out` option of the inspect commands. */
-export const OUT_OPTION = { out: { type: "string" } } as const;
-
-export const OUT_HELP = `  --out DIR   archive root holding the runs (default ${DEFAULT_OUT}/)`;
+export const OUT_HELP = "  --out DIR   archive root holding the runs (default: generations/ of the checkout)";
 export const JSON_HELP = "  --json      machine-readable output on stdout";
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -60,7 +58,7 @@ export function resolveGenerationArg(arg: string, generations: readonly Generati
   if (/^\d{1,9}$/.test(arg)) return formatGenerationId(Number(arg));
   if ((arg === "best" || arg === "latest") && generations !== null) {
     const picked = arg === "best" ? bestGeneration(generations) : (byId(generations).at(-1) ?? null);
-    if (picked === null) throw new EvolveError("unknown_generation", `the run has no ${arg === "best" ? "valid scored" : ""} generation`.replace("  ", " "));
+    if (picked === null) throw new EvolveError("unknown_generation", arg === "best" ? "the run has no valid scored generation" : "the run has no generation");
     return picked.id;
   }
   throw new EvolveError("unknown_generation", `'${arg}' is not a generation (write g0007, 7, best or latest)`);
