@@ -40,10 +40,15 @@ export const REPORT_JS = String.raw`
     if (x < 60000) return (x / 1000).toFixed(1) + "s";
     return Math.floor(x / 60000) + "m" + String(Math.round(x / 1000) % 60).padStart(2, "0") + "s";
   }
+  // Colours span the run's own score range, so small improvements stay visible.
+  var scored = nodes.filter(function (n) { return n.valid && num(n.visible); }).map(function (n) { return n.visible; });
+  var scaleLo = scored.length ? Math.min.apply(null, scored) : 0, scaleHi = scored.length ? Math.max.apply(null, scored) : 1;
+  if (scaleHi - scaleLo < 1e-9) { scaleLo = 0; scaleHi = 1; }
+  document.getElementById("scale-label").textContent = scaleLo.toFixed(3) + " → " + scaleHi.toFixed(3);
   function colourFor(n) {
     if (!n.valid) return "#ececec";
     if (!num(n.visible)) return "#bbbbbb";
-    var s = Math.max(0, Math.min(1, n.visible));
+    var s = Math.max(0, Math.min(1, (n.visible - scaleLo) / (scaleHi - scaleLo)));
     return "hsl(" + Math.round(120 * s) + ",65%," + Math.round(55 - 12 * s) + "%)";
   }
 
