@@ -1,0 +1,63 @@
+/**
+ * Runs the real loop (`startRun`, offline strategy: no LLM in the environment) with an
+ * injected engine and a quiet sink, and reads the run back through zod.
+ */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readRun, type GenerationRecord } from "../../harness/src/archive/index.js";
+import { startRun, type RunSummary } from "../../harness/src/evolution/index.js";
+import type { SandboxEngine } from "../../sandbox/src/index.js";
+
+export interface BenchRunOptions {
+  task: string;
+  generations: number;
+  workers: number;
+  selection?: string;
+  seed?: number;
+  /** Archive root; a fresh temp folder when absent. */
+  out?: string;
+  runId?: string;
+}
+
+export interface BenchRun {
+  runDir: string;
+  wallMs: number;
+  summary: RunSummary;
+  /** Every generation read back, g0000 (the seed) first. */
+  generations: GenerationRecord[];
+  problems: string[];
+}
+
+/** A fresh archive root for a benchmark (on disk, like a real run's generations/). */
+export function benchArchiveRoot(name: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `evolve-bench-${name}-`));
+}
+
+/** Runs one evolution to its end; the environment is empty, so the offline strategy runs. */
+export async function runEvolution(engine: SandboxEngine, options: BenchRunOptions, signal?: AbortSignal): Promise<BenchRun> {
+  const out = options.out ?? (await benchArchiveRoot("run"));
+  const started = performance.now();
+  const summary = await startRun(
+    {
+      task: options.task,
+      generations: options.generations,
+      workers: options.workers,
+      ...(options.selection === undefined ? {} : { selection: options.selection }),
+      seed: options.seed ?? 1,
+      out,
+      ...(options.runId === undefined ? {} : { runId: options.runId }),
+    },
+    { sink: { isTTY: false, write: () => undefined }, signal: signal ?? new AbortController().signal, env: {}, engine },
+  );
+  const wallMs = performance.now() - started;
+  const runDir = summary.runDir;
+  const contents = await readRun(runDir);
+  return {
+    runDir,
+    wallMs,
+    summary,
+    generations: contents.generations,
+    problems: contents.problems.map((p) => `${p.path}: ${p.reason}`),
+  };
+}
