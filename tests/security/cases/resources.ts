@@ -45,7 +45,7 @@ export async function forkBomb(c: CaseContext): Promise<CaseVerdict> {
     expect(r.error).toMatch(/^(error: solve threw: .*fork bomb stopped with \d+ processes alive: (EAGAIN|ENOMEM)|crash: )/);
     const alive = /with (\d+) processes/.exec(r.error ?? "")?.[1];
     if (alive !== undefined) expect(Number(alive)).toBeLessThan(PIDS);
-    return { outcome: `score 0; ${r.error?.slice(0, 110)}`, containMs: r.durationMs };
+    return { outcome: `score 0; ${r.error?.split("\n")[0]?.replace(/ at .*$/, "")}`, containMs: r.durationMs };
   } finally {
     await rm(build, { recursive: true, force: true });
   }

@@ -36,7 +36,7 @@ export class ResultLog {
 
   /** Writes the JSON file and returns the table (Markdown, sorted by attack then runtime). */
   finish(date = new Date()): string {
-    const rows = [...this.rows].sort((a, b) => a.attack.localeCompare(b.attack) || a.runtime.localeCompare(b.runtime));
+    const rows = [...this.rows].sort((a, b) => a.attack.localeCompare(b.attack, "en", { numeric: true }) || a.runtime.localeCompare(b.runtime));
     writeFileSync(this.file, JSON.stringify({ date: date.toISOString(), rows }, null, 2) + "\n");
     return formatTable(rows, date);
   }
