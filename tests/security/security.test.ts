@@ -11,7 +11,7 @@ import { network, privilege, secrets } from "./cases/probes.js";
 import { containerArchives, craftedArchives } from "./cases/archives.js";
 import { scoreTampering } from "./cases/tampering.js";
 import { hostileMetaRun } from "./cases/loop.js";
-import { orphanSweep } from "./cases/orphans.js";
+import { dottedHostnameSweep, orphanSweep } from "./cases/orphans.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -45,6 +45,7 @@ const containerCases: Case[] = [
 
 describe("security (host)", () => {
   it.concurrent("9 hostile workspace archives (crafted tars)", () => runCase(env, "9 hostile workspace archives (crafted tars)", "host", craftedArchives), 60_000);
+  it.concurrent("13 orphan sweep on a host whose name has dots", () => runCase(env, "13 orphan sweep on a host whose name has dots", "host", dottedHostnameSweep), 120_000);
 });
 
 describe.each(runtimesUnderTest())("security (%s)", (runtime) => {

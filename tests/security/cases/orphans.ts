@@ -94,3 +94,21 @@ export async function orphanSweep(c: CaseContext): Promise<CaseVerdict> {
     await rm(out, { recursive: true, force: true });
   }
 }
+
+/**
+ * The sweep must recognise this host's dead sessions whatever the host is called. Session
+ * ids are `<hostname>.<pid>.<random>`; a hostname with dots ("build-01.example.com",
+ * "laptop.local") must not hide them. Needs root for a private UTS namespace.
+ */
+export async function dottedHostnameSweep(_c: CaseContext): Promise<CaseVerdict> {
+  const script = new URL("../support/dotted-host-sweep.ts", import.meta.url).pathname;
+  const tsx = join(REPO, "node_modules/.bin/tsx");
+  expect(process.getuid?.(), "this case needs root (unshare --uts) to give the harness a dotted hostname").toBe(0);
+  const started = Date.now();
+  const out = execFileSync("unshare", ["--uts", "sh", "-c", `hostname evolve.sec.example && exec "${tsx}" "${script}"`], { cwd: REPO, env: childEnv(), encoding: "utf8", timeout: 120_000 });
+  const result = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { hostname: string; before: { containers: number }; after: { containers: number; volumes: number } };
+  expect(result.hostname).toBe("evolve.sec.example");
+  expect(result.before.containers).toBe(1);
+  expect(result.after, "a dead session of this host survived the start-up sweep").toEqual({ containers: 0, volumes: 0 });
+  return { outcome: `dead session of host ${result.hostname} swept`, containMs: Date.now() - started };
+}
