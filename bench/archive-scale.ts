@@ -1,0 +1,66 @@
+/**
+ * Part 5, archive scale and memory: synthetic runs of 1,000 and 10,000 generations written
+ * through the real ArchiveWriter (on /dev/shm when present: the writer fsyncs every file, and
+ * tmpfs makes that free, so writing is fast; reading is the same code either way), then each
+ * in its own process: loading (readRun), `evolve tree` (bin/evolve.js, as a user runs it),
+ * and writing the HTML report (writeReport); wall time and peak RSS of each.
+ *
+ *   npx tsx bench/archive-scale.ts [--sizes 1000,10000]
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { argValue } from "./lib/args.js";
+import { measureProcess, type ProcessMeasure } from "./lib/measure-process.js";
+import { saveResults, table } from "./lib/stats.js";
+import { writeSyntheticArchive } from "./lib/synthetic-archive.js";
+
+const REPO = resolve(import.meta.dirname, "..");
+const sizes = argValue("sizes", "1000,10000").split(",").map(Number);
+const scratch = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+
+interface SizeResult {
+  generations: number;
+  writeMs: number;
+  load: ProcessMeasure & { innerMs: number };
+  tree: ProcessMeasure & { lines: number };
+  report: ProcessMeasure & { innerMs: number };
+}
+
+const tsxNode = (script: string, ...args: string[]): [string, string[]] => [process.execPath, ["--import", "tsx", script, ...args]];
+
+async function main(): Promise<void> {
+  const results: SizeResult[] = [];
+  for (const n of sizes) {
+    const root = await mkdtemp(join(scratch, "evolve-bench-scale-"));
+    try {
+      const t = performance.now();
+      const runDir = await writeSyntheticArchive(root, `synthetic-${n}`, n);
+      const writeMs = performance.now() - t;
+      const op = async (name: string): Promise<ProcessMeasure & { innerMs: number }> => {
+        const m = await measureProcess(...tsxNode(join(REPO, "bench/lib/archive-op.ts"), name, runDir), REPO);
+        const parsed = JSON.parse(m.stdout.trim().split("\n").pop() ?? "{}") as { ms?: number };
+        return { ...m, stdout: "", innerMs: parsed.ms ?? NaN };
+      };
+      const load = await op("load");
+      const treeRun = await measureProcess(process.execPath, [join(REPO, "bin/evolve.js"), "tree", `synthetic-${n}`, "--out", root], REPO);
+      const tree = { ...treeRun, stdout: "", lines: treeRun.stdout.split("\n").length - 1 };
+      const report = await op("report");
+      results.push({ generations: n, writeMs, load, tree, report });
+      if (tree.exitCode !== 0 || load.exitCode !== 0 || report.exitCode !== 0) console.log(`warning: a process failed for ${n} generations`);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }
+  const mb = (x: number | null): string => (x === null ? "n/a" : x.toFixed(0));
+  console.log(table([
+    ["generations", "write s", "load s (in-proc)", "load RSS MB", "evolve tree s", "tree RSS MB", "report s (in-proc)", "report RSS MB"],
+    ...results.map((r) => [String(r.generations), r.writeMs / 1000, `${(r.load.wallMs / 1000).toFixed(2)} (${(r.load.innerMs / 1000).toFixed(2)})`, mb(r.load.maxRssMb), r.tree.wallMs / 1000, mb(r.tree.maxRssMb), `${(r.report.wallMs / 1000).toFixed(2)} (${(r.report.innerMs / 1000).toFixed(2)})`, mb(r.report.maxRssMb)]),
+  ]));
+  console.log("wall times are whole processes (node + tsx start-up included); 'in-proc' is the operation alone. Goals: 1,000 generations load and print (evolve tree) ≤ 2 s; peak RSS ≤ 300 MB.");
+  const file = await saveResults("archive-scale", { scratch, note: "synthetic runs written through the real ArchiveWriter; each operation in its own process under /usr/bin/time -v", results });
+  console.log(`results: ${file}`);
+}
+
+await main();
