@@ -44,11 +44,15 @@ export function newSessionId(): string {
   return `${hostname()}.${process.pid}.${randomBytes(4).toString("hex")}`;
 }
 
+/** `host.pid.nonce`, read from the right: host names may contain dots themselves. */
 function sessionIsDead(session: string): boolean {
-  const [host, pid] = session.split(".");
-  if (host !== hostname() || pid === undefined) return false; // another machine's: not ours to judge
+  const parts = session.split(".");
+  if (parts.length < 3) return false;
+  const pid = Number(parts[parts.length - 2]);
+  const host = parts.slice(0, -2).join(".");
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false; // another machine's: not ours to judge
   try {
-    process.kill(Number(pid), 0);
+    process.kill(pid, 0);
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
