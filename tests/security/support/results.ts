@@ -25,7 +25,7 @@ export class ResultLog {
 
   constructor(dir = tmpdir()) {
     this.file = join(dir, "evolve-security-results.json");
-    this.linesFile = join(dir, `evolve-security-results.${process.pid}.jsonl`);
+    this.linesFile = join(dir, "evolve-security-results.jsonl");
     writeFileSync(this.linesFile, "");
   }
 
