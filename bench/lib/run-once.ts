@@ -1,0 +1,53 @@
+/**
+ * One evolution run in its own process (so its peak RSS is the harness's alone; containers
+ * are not children of it). Prints one JSON line: wall time, generation rate, scores, peak RSS.
+ *
+ *   node --import tsx bench/lib/run-once.ts <json BenchRunOptions>
+ */
+import { connectEngine } from "../../sandbox/src/index.js";
+import { runEvolution, type BenchRunOptions } from "./run-evolution.js";
+
+export interface RunOnceResult {
+  wallMs: number;
+  children: number;
+  valid: number;
+  /** Children per minute between the seed's record and the last child's. */
+  perMinute: number;
+  /** Best visible score after each child (index 0: the seed alone). */
+  bestVisibleCurve: (number | null)[];
+  best: { id: string; visible: number | null; heldout: number | null } | null;
+  maxHeldout: number | null;
+  maxRssMb: number;
+  problems: string[];
+}
+
+const options = JSON.parse(process.argv[2] ?? "{}") as BenchRunOptions & { warmPool?: number };
+const engine = await connectEngine(options.warmPool ? { warmPool: options.warmPool } : {});
+try {
+  const run = await runEvolution(engine, options);
+  const gens = [...run.generations].sort((a, b) => a.id.localeCompare(b.id));
+  const curve: (number | null)[] = [];
+  let best: (typeof gens)[number] | null = null;
+  for (const g of gens) {
+    if (g.status.kind === "valid" && g.scores.visible !== null && (best === null || g.scores.visible > (best.scores.visible ?? -1))) best = g;
+    curve.push(best?.scores.visible ?? null);
+  }
+  const times = gens.map((g) => Date.parse(g.createdAt));
+  const span = (Math.max(...times) - Math.min(...times)) / 60_000;
+  const children = gens.length - 1;
+  const heldouts = gens.map((g) => g.scores.heldout).filter((h): h is number => h !== null);
+  const result: RunOnceResult = {
+    wallMs: run.wallMs,
+    children,
+    valid: gens.filter((g) => g.parent !== null && g.status.kind === "valid").length,
+    perMinute: span > 0 ? children / span : NaN,
+    bestVisibleCurve: curve,
+    best: best === null ? null : { id: best.id, visible: best.scores.visible, heldout: best.scores.heldout },
+    maxHeldout: heldouts.length === 0 ? null : Math.max(...heldouts),
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    problems: run.problems,
+  };
+  process.stdout.write(JSON.stringify(result) + "\n");
+} finally {
+  await engine.close();
+}

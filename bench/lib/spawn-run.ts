@@ -1,0 +1,27 @@
+/** Starts bench/lib/run-once.ts in a child process and parses its result line. */
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import type { BenchRunOptions } from "./run-evolution.js";
+import type { RunOnceResult } from "./run-once.js";
+
+const REPO = resolve(import.meta.dirname, "../..");
+
+/** Runs one evolution in a fresh process; rejects with its stderr tail when it fails. */
+export function spawnRun(options: BenchRunOptions & { warmPool?: number }): Promise<RunOnceResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--import", "tsx", resolve(REPO, "bench/lib/run-once.ts"), JSON.stringify(options)], {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err = (err + d).slice(-4000)));
+    child.on("error", fail);
+    child.on("close", (code) => {
+      const line = out.trim().split("\n").pop() ?? "";
+      if (code !== 0 || !line.startsWith("{")) fail(new Error(`run-once exited ${code}: ${err}`));
+      else done(JSON.parse(line) as RunOnceResult);
+    });
+  });
+}
