@@ -13,7 +13,6 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { SANDBOX_UID } from "./limits.js";
 
 /** Where node sits inside the image built from scratch. */
@@ -112,6 +111,8 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
       await mkdir(join(rootfs, dirname(IMAGE_NODE)), { recursive: true });
       await copyFile(inputs.nodeBinary, join(rootfs, IMAGE_NODE));
     }
+    // The compiler loads only when an image is built: it is slow to import.
+    const ts = (await import("typescript")).default;
     const runnerOut = join(rootfs, dirname(RUNNER_MAIN));
     await mkdir(runnerOut, { recursive: true });
     for (const file of inputs.runnerSources) {

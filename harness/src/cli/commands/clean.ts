@@ -1,5 +1,4 @@
 /** `evolve clean`: remove containers and volumes that evolve sessions left behind. */
-import { connectEngine } from "../../../../sandbox/src/index.js";
 import type { CliCommand } from "../command.js";
 
 export const clean: CliCommand = {
@@ -10,6 +9,7 @@ export const clean: CliCommand = {
   options: { all: { type: "boolean" } },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values, out }) {
+    const { connectEngine } = await import("../../../../sandbox/src/index.js");
     const engine = await connectEngine();
     const swept = await engine.sweep({ all: values["all"] === true });
     const left = await engine.countManaged();

@@ -1,6 +1,5 @@
 /** `evolve doctor`: what the harness sees, and the fix for each problem. */
-import { resolveLlmSetup } from "../../llm/index.js";
-import { connectEngine, EvolveError } from "../../../../sandbox/src/index.js";
+import { EvolveError } from "../../../../sandbox/src/errors.js";
 import type { CliCommand } from "../command.js";
 
 type Check = { name: string; ok: boolean | null; detail: string; fix?: string };
@@ -13,6 +12,8 @@ export const doctor: CliCommand = {
   options: {},
   positionals: { min: 0, max: 0, names: "" },
   async run({ out }) {
+    const { connectEngine } = await import("../../../../sandbox/src/index.js");
+    const { resolveLlmSetup } = await import("../../llm/index.js");
     const checks: Check[] = [];
     let engine;
     try {

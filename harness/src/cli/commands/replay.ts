@@ -1,6 +1,5 @@
 /** `evolve replay <run> <gen> [--all]`: does the lineage reproduce from the archive alone? */
-import { connectEngine, EvolveError } from "../../../../sandbox/src/index.js";
-import { replayLineage, scoreLines, verdictLine } from "../../replay/index.js";
+import { EvolveError } from "../../../../sandbox/src/errors.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunDir } from "../inspect/run-arg.js";
@@ -21,6 +20,8 @@ ${JSON_HELP}`,
   options: { out: { type: "string" }, json: { type: "boolean" }, all: { type: "boolean" }, tolerance: { type: "string" } },
   positionals: { min: 2, max: 2, names: "<run> <gen>" },
   async run({ values, positionals, out }) {
+    const { connectEngine } = await import("../../../../sandbox/src/index.js");
+    const { replayLineage, scoreLines, verdictLine } = await import("../../replay/index.js");
     const runDir = await resolveRunDir(positionals[0] ?? "", stringOption(values["out"]));
     const tolText = stringOption(values["tolerance"]);
     const tolerance = tolText === undefined ? 1e-9 : Number(tolText);

@@ -1,5 +1,4 @@
 /** `evolve resume <run>`: continue a stopped or killed run from its archive. */
-import { resumeRun } from "../../evolution/index.js";
 import type { CliCommand } from "../command.js";
 import { interruptible, stdoutSink } from "./run.js";
 
@@ -15,6 +14,7 @@ export const resume: CliCommand = {
   positionals: { min: 1, max: 1, names: "<run>" },
   async run({ values, positionals }) {
     const out = typeof values["out"] === "string" ? values["out"] : undefined;
+    const { resumeRun } = await import("../../evolution/index.js");
     const summary = await interruptible((signal) =>
       resumeRun(positionals[0] ?? "", { sink: stdoutSink(), signal, env: process.env, ...(out === undefined ? {} : { root: out }) }),
     );

@@ -1,6 +1,7 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
-import { EvolveError } from "../../../../sandbox/src/index.js";
-import { DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK, startRun, type ProgressSink } from "../../evolution/index.js";
+import { EvolveError } from "../../../../sandbox/src/errors.js";
+import type { ProgressSink } from "../../evolution/index.js";
+import { DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK } from "../../evolution/run-options.js";
 import type { CliCommand, CommandInput } from "../command.js";
 
 /** A numeric option as a number (zod checks the range), or undefined when absent. */
@@ -73,6 +74,8 @@ export const run: CliCommand = {
       improveTimeoutMs: improveTimeout === undefined ? undefined : Math.round(improveTimeout * 1000),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+    // The engine loads only when a command needs it: `--help` and bad options stay instant.
+    const { startRun } = await import("../../evolution/index.js");
     const summary = await interruptible((signal) => startRun(options, { sink: stdoutSink(), signal, env: process.env }));
     return summary.end === "interrupted" ? 130 : 0;
   },

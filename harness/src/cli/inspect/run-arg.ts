@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { EvolveError } from "../../../../sandbox/src/errors.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { formatGenerationId, RUN_FILE, RunId } from "../../archive/index.js";
-import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/index.js";
+import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/run-options.js";
 import { bestGeneration, byId } from "../../report/index.js";
 
 /** Where runs live unless --out says otherwise: the same root `evolve run` writes to. */
