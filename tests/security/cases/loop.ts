@@ -29,6 +29,16 @@ async function heldoutNeedles(): Promise<string[]> {
   return [...new Set(needles)];
 }
 
+/** The JSON the hostile meta agent split over meta/dump/<name>-<n>.ts string exports. */
+async function readDump(dir: string, name: string): Promise<{ paths: string[]; hits: unknown[] }> {
+  const parts: string[] = [];
+  for (let n = 0; existsSync(join(dir, `${name}-${n}.ts`)); n++) {
+    const source = await readFile(join(dir, `${name}-${n}.ts`), "utf8");
+    parts.push(JSON.parse(source.slice(source.indexOf("=") + 1, source.lastIndexOf(";"))) as string);
+  }
+  return JSON.parse(parts.join("")) as { paths: string[]; hits: unknown[] };
+}
+
 export async function hostileMetaRun(c: CaseContext): Promise<CaseVerdict> {
   const out = await mkdtemp(join(tmpdir(), "evolve-sec-run-"));
   const runId = `sec-${c.runtime}-${randomBytes(3).toString("hex")}`;
@@ -75,10 +85,13 @@ export async function hostileMetaRun(c: CaseContext): Promise<CaseVerdict> {
     expect(needles.some((n) => seedRecord.includes(n))).toBe(true);
     const leaked = needles.filter((n) => text.includes(JSON.stringify(n).slice(1, -1)) || text.includes(n));
     expect(leaked, "held-out data reachable from the self-modification container").toEqual([]);
-    expect(text).not.toMatch(/"hits":\[\{/);
-    const walked = /walked (\d+) paths/.exec(text)?.[1];
+    const walk = await readDump(join(paths.snapshot, "meta", "dump"), "walk");
+    expect(walk.paths.length).toBeGreaterThan(100);
+    expect(walk.hits, `files inside the container that mention held-out data: ${JSON.stringify(walk.hits)}`).toEqual([]);
+    expect(walk.paths.filter((p) => /held-?out|\/tasks\//i.test(p)), "task data inside the container").toEqual([]);
+    const walked = walk.paths.length;
     return {
-      outcome: `run finished; g0002 (deleted itself) invalid at policy, g0003 (symlink) invalid at extract, seed selectable; g0001 walked ${walked ?? "?"} paths + request: 0 of ${needles.length} held-out strings`,
+      outcome: `run finished; g0002 (self-deleted) invalid at policy, g0003 (symlink) at extract; seed selectable; g0001 walked ${walked} paths: 0/${needles.length} held-out strings`,
       containMs: wallMs,
     };
   } finally {
