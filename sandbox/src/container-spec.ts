@@ -77,7 +77,8 @@ export function containerCreateOptions(spec: SandboxSpec, volumeName: string): C
       NetworkMode: "none",
       ReadonlyRootfs: true,
       Mounts: [{ Type: "volume", Source: volumeName, Target: WORKSPACE_MOUNT, ReadOnly: false }],
-      Tmpfs: { "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpfsBytes}` },
+      // mode=1777: writable by the sandbox user under every runtime (runc mounts it 0755 root otherwise).
+      Tmpfs: { "/tmp": `rw,noexec,nosuid,nodev,size=${limits.tmpfsBytes},mode=1777` },
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],
       PidsLimit: spec.runtime === "runsc" ? limits.pidsLimit + RUNSC_PIDS_HEADROOM : limits.pidsLimit,

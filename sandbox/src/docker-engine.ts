@@ -141,7 +141,9 @@ class DockerEngine implements SandboxEngine {
     onProgress?.(`runtime image: building ${tag} from ${baseImage ?? "the host's node (FROM scratch)"}`);
     const context = await stageBuildContext(inputs, hash);
     try {
-      const stream = (await this.docker.buildImage(pack(context) as unknown as NodeJS.ReadableStream, {
+      // umask 0: keep modes as staged (/tmp is 1777); @types/tar-fs does not declare it.
+      const keepModes = { umask: 0 } as never;
+      const stream = (await this.docker.buildImage(pack(context, keepModes) as unknown as NodeJS.ReadableStream, {
         t: tag,
         rm: true,
         forcerm: true,

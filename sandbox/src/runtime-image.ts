@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +18,7 @@ import { SANDBOX_UID } from "./limits.js";
 /** Where node sits inside the image built from scratch. */
 export const IMAGE_NODE = "/usr/local/bin/node";
 export const RUNNER_MAIN = "/opt/evolve/runner/main.js";
-const FORMAT_VERSION = "3";
+const FORMAT_VERSION = "5";
 const TOOLCHAIN_ROOTS = ["typescript", "ts-morph"];
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -126,7 +126,9 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
     for (const name of inputs.toolchainPackages) {
       await copyTree(join(repoRoot, "node_modules", name), join(rootfs, "node_modules", name));
     }
+    // 1777 like any distribution's /tmp: Docker copies this mode onto the tmpfs mounted there.
     await mkdir(join(rootfs, "tmp"), { recursive: true });
+    await chmod(join(rootfs, "tmp"), 0o1777);
     await mkdir(join(context, "work"), { recursive: true });
     const node = inputs.baseImage ? "node" : IMAGE_NODE;
     const dockerfile = [
