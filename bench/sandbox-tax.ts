@@ -35,15 +35,14 @@ function seedIsPristine(): boolean {
   return changed.trim() === "";
 }
 
-async function evaluate(engine: SandboxEngine, task: Task, buildDir: string): Promise<{ wallMs: number; computeMs: number; score: number | null }> {
+async function evaluate(engine: SandboxEngine, task: Task, buildDir: string, repeats: number): Promise<{ wallMs: number; computeMs: number; score: number | null }> {
   const image = await engine.ensureRuntimeImage();
   const started = performance.now();
-  const result = await evaluateCandidate({ engine, image, task, buildDir, labels: { session: SESSION, phase: "bench-tax" }, seed: 1, visible: "full", heldout: false, repeats: REPEATS.n });
+  const result = await evaluateCandidate({ engine, image, task, buildDir, labels: { session: SESSION, phase: "bench-tax" }, seed: 1, visible: "full", heldout: false, repeats });
   return { wallMs: performance.now() - started, computeMs: result.computeMs, score: result.visibleScore };
 }
 
 const SESSION = newSessionId();
-const REPEATS = { n: 1 };
 
 async function main(): Promise<void> {
   if (!seedIsPristine()) throw new Error("seed-agent/ differs from git HEAD: refusing to run it on the host (see the trust note in this file)");
@@ -64,14 +63,13 @@ async function main(): Promise<void> {
     const repeats = Math.max(1, Math.ceil(targetMs / Math.max(1, calibration.computeMs / 3)));
     const chosen = full.visible.map((i) => i.id);
     const task: Task = { ...full, heldout: [] };
-    REPEATS.n = repeats;
     console.log(`instances: ${chosen.join(", ")} × ${repeats} repeats (one pass: ${(calibration.computeMs / 3).toFixed(0)} ms of compute on the bare side)`);
     const sides = { container: [] as Awaited<ReturnType<typeof evaluate>>[], bare: [] as Awaited<ReturnType<typeof evaluate>>[] };
     const loadBefore = load1();
     for (let r = 0; r < rounds; r++) {
       // Interleaved, and the order alternates, so a load spike on this shared machine hits both sides alike.
       const order: ("bare" | "container")[] = r % 2 === 0 ? ["bare", "container"] : ["container", "bare"];
-      for (const side of order) sides[side].push(await evaluate(side === "bare" ? bare : docker, task, buildDir));
+      for (const side of order) sides[side].push(await evaluate(side === "bare" ? bare : docker, task, buildDir, repeats));
     }
     const med = (xs: number[]): number => percentile(xs, 50);
     const c = { wall: med(sides.container.map((x) => x.wallMs)), compute: med(sides.container.map((x) => x.computeMs)) };

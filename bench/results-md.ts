@@ -1,0 +1,144 @@
+/**
+ * Part 6: bench/RESULTS.md regenerated from bench/results/*.json (whatever parts have been
+ * measured; a part never measured says so). Run by bench/run-all.ts, or alone:
+ *
+ *   npx tsx bench/results-md.ts
+ */
+import { existsSync } from "node:fs";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { BENCH_DIR, table } from "./lib/stats.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- read back from our own result files
+
+const RESULTS = join(BENCH_DIR, "results");
+
+async function read(name: string): Promise<Json | null> {
+  const file = join(RESULTS, `${name}.json`);
+  return existsSync(file) ? (JSON.parse(await readFile(file, "utf8")) as Json) : null;
+}
+
+const md = (rows: (string | number)[][]): string => {
+  const cells = rows.map((r) => r.map((c) => (typeof c === "number" ? (Math.abs(c) >= 100 ? c.toFixed(0) : c.toFixed(2)) : c)));
+  return [cells[0]!, cells[0]!.map(() => "---"), ...cells.slice(1)].map((r) => `| ${r.join(" | ")} |`).join("\n");
+};
+const when = (r: Json | null): string => (r === null ? "" : ` (measured ${String(r.measuredAt).slice(0, 16).replace("T", " ")} UTC)`);
+
+async function overheadSection(): Promise<string> {
+  const variants = new Map<number, Json & { measuredAt: string }>();
+  const files = existsSync(RESULTS) ? (await readdir(RESULTS)).filter((f) => /^overhead(-pool\d+)?\.json$/.test(f)) : [];
+  for (const f of files) {
+    const r = JSON.parse(await readFile(join(RESULTS, f), "utf8")) as Json;
+    for (const v of r.results.variants as Json[]) {
+      const prev = variants.get(v.warmPool);
+      if (prev === undefined || prev.measuredAt < r.measuredAt) variants.set(v.warmPool, { ...v, measuredAt: r.measuredAt, techniques: r.results.techniques, task: r.results.task });
+    }
+  }
+  if (variants.size === 0) return "## 1. Overhead per candidate\n\nNot measured yet: `npx tsx bench/overhead.ts`.\n";
+  const vs = [...variants.values()].sort((a, b) => a.warmPool - b.warmPool);
+  const keys: [string, string][] = [
+    ["smStart", "self-modify container start"], ["smLoad", "tree in + meta agent load"], ["agentCompute", "**improve() — agent compute**"],
+    ["smTakeOut", "workspace out"], ["smRemove", "self-modify container stop+remove"], ["extract", "diff + hash"], ["policy", "policy"], ["compile", "compile"],
+    ["signature", "signature"], ["import", "import gate (container)"], ["evalStart", "evaluation container starts (3)"], ["taskCompute", "**solve() — task compute**"],
+    ["evalOther", "evaluation: load, grading, I/O"], ["evalRemove", "evaluation container removes"], ["record", "archive write"], ["total", "total"],
+    ["overhead", "**harness overhead = total − agent − task**"],
+  ];
+  const rows: (string | number)[][] = [["phase (ms)", ...vs.flatMap((v) => [`p50, pool ${v.warmPool}`, `p95, pool ${v.warmPool}`])]];
+  for (const [k, label] of keys) rows.push([label, ...vs.flatMap((v) => [v.p50[k] ?? NaN, v.p95[k] ?? NaN])]);
+  const lines = vs.map((v) => `- warm pool ${v.warmPool}: ${v.generations} children of ${v.task} at W = 1, overhead p50 **${(v.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 1.5 s: ${v.p50.overhead <= 1500 ? "met" : "**not met**"}); load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`);
+  const span = (v: Json): [number, number] => [Date.parse(v.measuredAt) - v.wallMs, Date.parse(v.measuredAt)];
+  const overlapped = vs.length > 1 && vs.some((a) => vs.some((b) => a !== b && span(a)[0] < span(b)[1] && span(b)[0] < span(a)[1]));
+  if (overlapped) lines.push("- These variants ran **at the same time** (to finish in the time available); each one's figures include the other's load.");
+  const worst = vs[vs.length - 1]!;
+  const agentLoad = worst.p50.smLoad + worst.p50.import;
+  return `## 1. Overhead per candidate
+
+${md(rows)}
+
+${lines.join("\n")}
+
+Where it goes: loading the meta agent (its ts-morph import) twice — in the self-modify container and again in the import gate — is ~${(agentLoad / 1000).toFixed(1)} s of the p50; compile ~${(worst.p50.compile / 1000).toFixed(1)} s; evaluation containers (load, grading) the rest. With the warm pool, container starts drop to ~0 ms.
+Techniques: ${(worst.techniques as string[]).join("; ")}.
+`;
+}
+
+async function taxSection(): Promise<string> {
+  const r = await read("sandbox-tax");
+  if (r === null) return "## 2. Sandbox tax\n\nNot measured yet: `npx tsx bench/sandbox-tax.ts`.\n";
+  const x = r.results;
+  return `## 2. Sandbox tax${when(r)}
+
+Same evaluation (seed's circle-packing build, ${x.instances.length} visible instances × ${x.repeats} repeats, real grader and session code), interleaved ${x.rounds} rounds.
+Wall-time ratio container / bare process: median **${x.ratioWall.toFixed(2)}**, best-of-${x.rounds} ${x.ratioWallBest?.toFixed(2) ?? "—"} (goal ≤ 1.15: ${x.ratioWall <= 1.15 ? "met" : "**not met**"}); compute ratio ${x.ratioCompute.toFixed(2)}; scores ${x.scoresAgree ? "identical" : "DIFFER"} on both sides. Load average ${x.loadBefore} → ${x.loadAfter}.
+
+Trust note: ${x.trustNote}
+`;
+}
+
+async function throughputSection(): Promise<string> {
+  const r = await read("throughput");
+  if (r === null) return "## 3. Throughput\n\nNot measured yet: `npx tsx bench/throughput.ts`.\n";
+  const x = r.results;
+  return `## 3. Throughput${when(r)}
+
+${x.task}, ${x.generations} children per W, offline strategy; rate between the seed's record and the last child's.
+
+${md([["W", "children/min", "efficiency vs W = 1", "valid", "harness peak RSS MB", "load avg"], ...(x.rows as Json[]).map((w) => [String(w.workers), w.perMinute, `${(100 * w.efficiency).toFixed(0)}%`, `${w.valid}/${w.children}`, w.maxRssMb, `${w.loadBefore} → ${w.loadAfter}`])])}
+`;
+}
+
+async function searchSection(): Promise<string> {
+  const r = await read("search");
+  if (r === null) return "## 4. Search efficiency\n\nNot measured yet: `npx tsx bench/search.ts`.\n";
+  const x = r.results;
+  const s = x.settings;
+  const fmt = (m: number, d: number): string => `${m.toFixed(3)} ± ${d.toFixed(3)}`;
+  const rows = (x.summary as Json[]).map((a) => [a.task, a.strategy, String(a.runs), fmt(a.visibleMean, a.visibleSd), fmt(a.heldoutMean, a.heldoutSd), `${(100 * a.validShare).toFixed(0)}%`, (a.curve as number[]).map((c) => c.toFixed(2)).join(" ")]);
+  return `## 4. Search efficiency${when(r)}
+
+${x.reduced ? `**REDUCED settings** (${s.generations} children, ${s.seeds} seed(s), tasks ${s.tasks.join(", ")}; W = ${s.workers})${x.complete ? "" : ", **incomplete** (cut short)"}. Full settings: \`${x.fullCommand}\`.` : `Full settings: ${s.generations} children, ${s.seeds} seeds, W = ${s.workers}.`}
+Best visible score reached and the held-out score of that generation, mean ± sd over seeds; curve = mean best visible after each child (first: the seed).
+
+${md([["task", "strategy", "runs", "best visible", "its held-out", "valid", "best-visible curve"], ...rows])}
+`;
+}
+
+async function scaleSection(): Promise<string> {
+  const r = await read("archive-scale");
+  const t = await read("throughput");
+  const w2 = (t?.results.rows as Json[] | undefined)?.find((w) => w.workers === 2);
+  const rss = w2 === undefined ? "W = 2 run not measured yet (`npx tsx bench/throughput.ts`)." : `Harness process peak RSS during the W = 2 run: **${w2.maxRssMb.toFixed(0)} MB** (goal ≤ 300 MB: ${w2.maxRssMb <= 300 ? "met" : "**not met**"}).`;
+  if (r === null) return `## 5. Archive scale and memory\n\nNot measured yet: \`npx tsx bench/archive-scale.ts\`. ${rss}\n`;
+  const mb = (v: number | null): string => (v === null ? "n/a" : v.toFixed(0));
+  return `## 5. Archive scale and memory${when(r)}
+
+Synthetic runs written through the real ArchiveWriter (on ${r.results.scratch}); each operation in its own process under /usr/bin/time -v (wall includes node + tsx start-up).
+
+${md([["generations", "write s", "load s", "load RSS MB", "evolve tree s", "tree RSS MB", "report s", "report RSS MB"], ...(r.results.results as Json[]).map((x) => [String(x.generations), x.writeMs / 1000, x.load.wallMs / 1000, mb(x.load.maxRssMb), x.tree.wallMs / 1000, mb(x.tree.maxRssMb), x.report.wallMs / 1000, mb(x.report.maxRssMb)])])}
+
+${rss}
+`;
+}
+
+async function main(): Promise<void> {
+  const any = (await read("overhead-pool0")) ?? (await read("overhead")) ?? (await read("throughput"));
+  const machine = any?.machine as Json | undefined;
+  const text = `# Benchmark results
+
+Regenerated ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC by \`npx tsx bench/results-md.ts\` from bench/results/*.json.
+Machine: ${machine ? `${machine.cpus} cores (${machine.cpuModel}), Node ${machine.node}` : "unknown"}; shared with other work, so each figure carries the load average seen while it was measured.
+Every figure below was measured; none is estimated.
+
+Commands: \`npm run bench\` (= \`npx tsx bench/run-all.ts\`, all parts, search at reduced settings unless \`--full\`), or one part: \`npx tsx bench/overhead.ts\`, \`bench/sandbox-tax.ts\`, \`bench/throughput.ts\`, \`bench/search.ts\`, \`bench/archive-scale.ts\`.
+
+${await overheadSection()}
+${await taxSection()}
+${await throughputSection()}
+${await searchSection()}
+${await scaleSection()}`;
+  await writeFile(join(BENCH_DIR, "RESULTS.md"), text);
+  console.log(`wrote ${join(BENCH_DIR, "RESULTS.md")}`);
+}
+
+void table;
+await main();
