@@ -8,7 +8,7 @@
  * HEAD before anything runs), i.e. trusted code written by us; no archived, child or
  * model-written agent is ever run this way. The child process gets an empty environment.
  *
- *   npx tsx bench/sandbox-tax.ts [--rounds 3] [--target-ms 5000] [--pool 0]
+ *   npx tsx bench/sandbox-tax.ts [--rounds 5] [--target-ms 5000] [--pool 0] [--milli-cpus 0]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
@@ -26,6 +26,9 @@ const SEED = join(REPO, "seed-agent");
 const rounds = argInt("rounds", 5);
 const targetMs = argInt("target-ms", 5000);
 const pool = argInt("pool", 0);
+/** Override of the container's CPU quota in milli-CPUs (0: the harness default, DEFAULT_LIMITS). */
+const milliCpus = argInt("milli-cpus", 0);
+const limits = milliCpus > 0 ? { limits: { nanoCpus: milliCpus * 1_000_000 } } : {};
 const TRUST_NOTE =
   "The bare-process side runs agent code on the host. It is the repository's own seed agent, unmodified (checked against git HEAD), " +
   "i.e. trusted code; it runs in a separate child process with an empty environment; no archived or model-written agent is ever run on the host.";
@@ -38,7 +41,7 @@ function seedIsPristine(): boolean {
 async function evaluate(engine: SandboxEngine, task: Task, buildDir: string, repeats: number): Promise<{ wallMs: number; computeMs: number; score: number | null }> {
   const image = await engine.ensureRuntimeImage();
   const started = performance.now();
-  const result = await evaluateCandidate({ engine, image, task, buildDir, labels: { session: SESSION, phase: "bench-tax" }, seed: 1, visible: "full", heldout: false, repeats });
+  const result = await evaluateCandidate({ engine, image, task, buildDir, labels: { session: SESSION, phase: "bench-tax" }, seed: 1, visible: "full", heldout: false, repeats, ...(engine.endpoint === "bare-process" ? {} : limits) });
   return { wallMs: performance.now() - started, computeMs: result.computeMs, score: result.visibleScore };
 }
 
@@ -86,7 +89,7 @@ async function main(): Promise<void> {
     ]));
     console.log(`best of ${rounds} (least disturbed by other load): container ${cMin.toFixed(0)} ms, bare ${bMin.toFixed(0)} ms, ratio ${(cMin / bMin).toFixed(3)}`);
     console.log(`wall ratio ${(c.wall / b.wall).toFixed(3)} (goal ≤ 1.15); load average ${loadBefore} → ${load1()}`);
-    const file = await saveResults("sandbox-tax", {
+    const file = await saveResults(milliCpus > 0 ? `sandbox-tax-cpus${milliCpus}` : "sandbox-tax", { milliCpus: milliCpus > 0 ? milliCpus : "default (DEFAULT_LIMITS.nanoCpus)",
       trustNote: TRUST_NOTE, task: "circle-packing", instances: chosen, repeats, rounds, warmPool: pool,
       container: sides.container, bare: sides.bare,
       ratioWall: c.wall / b.wall, ratioWallBest: cMin / bMin, ratioCompute: c.compute / b.compute, scoresAgree, loadBefore, loadAfter: load1(),
