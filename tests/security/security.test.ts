@@ -31,14 +31,15 @@ const containerCases: Case[] = [
   ["1 fork bomb", forkBomb],
   ["2 memory bomb", memoryBomb],
   ["3 CPU spin trapping SIGTERM", cpuSpin],
+  // Early, beside the light cases: their times to contain are the engine's kill latency.
+  ["12 timer tampering (task agent)", taskTimerTampering],
+  ["12 timer tampering (meta agent)", metaTimerTampering],
   ["4 stdout/stderr floods", floods],
   ["5 disk fill and writes to /", diskFill],
   ["6 network", network],
   ["7 secrets, sockets, mounts", secrets],
   ["8 privilege", privilege],
   ["10 score tampering", scoreTampering],
-  ["12 timer tampering (task agent)", taskTimerTampering],
-  ["12 timer tampering (meta agent)", metaTimerTampering],
   ["13 harness SIGKILLed mid-run, then the next start", orphanSweep, 300_000],
   ["11+14 hostile meta agents in the loop (leak search, self-deletion, symlink)", hostileMetaRun, 300_000],
 ];
