@@ -10,7 +10,7 @@ import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
 import { connectEngine } from "../sandbox/src/index.js";
 import { argInt, argValue, load1 } from "./lib/args.js";
 import { BREAKDOWN_ROWS, breakdown, type Breakdown } from "./lib/generation-breakdown.js";
-import { runEvolution } from "./lib/run-evolution.js";
+import { removeRoot, runEvolution } from "./lib/run-evolution.js";
 import { percentile, saveResults, table } from "./lib/stats.js";
 import { timingEngine } from "./lib/timing-engine.js";
 
@@ -39,6 +39,7 @@ async function measureOverhead(warmPool: number, n: number, taskName: string): P
   try {
     const run = await runEvolution(timed.engine, { task: taskName, generations: n, workers: 1, seed: 1 });
     const rows = run.generations.filter((g) => g.parent !== null).map((g) => breakdown(g, timed.traces));
+    await removeRoot(run.root);
     const p50: Variant["p50"] = {};
     const p95: Variant["p95"] = {};
     for (const { key } of BREAKDOWN_ROWS) {

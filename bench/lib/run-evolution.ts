@@ -2,7 +2,7 @@
  * Runs the real loop (`startRun`, offline strategy: no LLM in the environment) with an
  * injected engine and a quiet sink, and reads the run back through zod.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readRun, type GenerationRecord } from "../../harness/src/archive/index.js";
@@ -21,6 +21,8 @@ export interface BenchRunOptions {
 }
 
 export interface BenchRun {
+  /** The archive root; a temp folder the caller removes (removeRoot) unless it gave `out`. */
+  root: string;
   runDir: string;
   wallMs: number;
   summary: RunSummary;
@@ -54,10 +56,16 @@ export async function runEvolution(engine: SandboxEngine, options: BenchRunOptio
   const runDir = summary.runDir;
   const contents = await readRun(runDir);
   return {
+    root: out,
     runDir,
     wallMs,
     summary,
     generations: contents.generations,
     problems: contents.problems.map((p) => `${p.path}: ${p.reason}`),
   };
+}
+
+/** Removes a benchmark archive root (only ones made by benchArchiveRoot). */
+export async function removeRoot(root: string): Promise<void> {
+  if (root.startsWith(join(tmpdir(), "evolve-bench-"))) await rm(root, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@
  *   node --import tsx bench/lib/run-once.ts <json BenchRunOptions>
  */
 import { connectEngine } from "../../sandbox/src/index.js";
-import { runEvolution, type BenchRunOptions } from "./run-evolution.js";
+import { removeRoot, runEvolution, type BenchRunOptions } from "./run-evolution.js";
 
 export interface RunOnceResult {
   wallMs: number;
@@ -47,6 +47,7 @@ try {
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     problems: run.problems,
   };
+  if (options.out === undefined) await removeRoot(run.root);
   process.stdout.write(JSON.stringify(result) + "\n");
 } finally {
   await engine.close();
