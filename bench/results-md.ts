@@ -71,6 +71,8 @@ async function taxSection(): Promise<string> {
 Same evaluation (seed's circle-packing build, ${x.instances.length} visible instances × ${x.repeats} repeats, real grader and session code), interleaved ${x.rounds} rounds.
 Wall-time ratio container / bare process: median **${x.ratioWall.toFixed(2)}**, best-of-${x.rounds} ${x.ratioWallBest?.toFixed(2) ?? "—"} (goal ≤ 1.15: ${x.ratioWall <= 1.15 ? "met" : "**not met**"}); compute ratio ${x.ratioCompute.toFixed(2)}; scores ${x.scoresAgree ? "identical" : "DIFFER"} on both sides. Load average ${x.loadBefore} → ${x.loadAfter}.
 
+${x.cpu?.cgroupV1DockerShares != null ? `Context: this host uses cgroup v1, where all containers share the one "docker" cpu cgroup (cpu.shares ${x.cpu.cgroupV1DockerShares}: the weight of a single root-level host task); with the load average above, the containers as a group get a small slice of the CPU while the bare process competes as one task among many. ${x.cpu.runningContainers} containers were running on the host. The container-side compute (same work, same scores) was slower by the compute ratio above, so the tax here is CPU share, not start-up; an idle host was not available to measure.` : ""}
+
 Trust note: ${x.trustNote}
 `;
 }

@@ -11,6 +11,7 @@
  *   npx tsx bench/sandbox-tax.ts [--rounds 5] [--target-ms 5000] [--pool 0] [--milli-cpus 0]
  */
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -36,6 +37,19 @@ const TRUST_NOTE =
 function seedIsPristine(): boolean {
   const changed = execFileSync("git", ["status", "--porcelain", "--", "seed-agent"], { cwd: REPO, encoding: "utf8" });
   return changed.trim() === "";
+}
+
+/**
+ * Why a loaded shared host can inflate the tax: under cgroup v1 every container sits in the
+ * one "docker" cpu cgroup, whose cpu.shares (1024 by default) weigh as much as ONE
+ * root-level host task, so with many busy host processes all containers together get a small
+ * slice. Recorded with the figures so they can be read in that light.
+ */
+function cpuContext(): { cgroupV1DockerShares: number | null; runningContainers: number } {
+  const file = "/sys/fs/cgroup/cpu/docker/cpu.shares";
+  const shares = existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : null;
+  const running = execFileSync("docker", ["ps", "-q"], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "").length;
+  return { cgroupV1DockerShares: shares, runningContainers: running };
 }
 
 async function evaluate(engine: SandboxEngine, task: Task, buildDir: string, repeats: number): Promise<{ wallMs: number; computeMs: number; score: number | null }> {
@@ -88,11 +102,13 @@ async function main(): Promise<void> {
       ["ratio container / bare", c.wall / b.wall, c.compute / b.compute, scoresAgree ? "same" : "DIFFER"],
     ]));
     console.log(`best of ${rounds} (least disturbed by other load): container ${cMin.toFixed(0)} ms, bare ${bMin.toFixed(0)} ms, ratio ${(cMin / bMin).toFixed(3)}`);
+    const cpu = cpuContext();
+    if (cpu.cgroupV1DockerShares !== null) console.log(`cgroup v1: all containers share the "docker" cpu cgroup (cpu.shares ${cpu.cgroupV1DockerShares}, the weight of one host task); ${cpu.runningContainers} containers running on the host now`);
     console.log(`wall ratio ${(c.wall / b.wall).toFixed(3)} (goal ≤ 1.15); load average ${loadBefore} → ${load1()}`);
     const file = await saveResults(milliCpus > 0 ? `sandbox-tax-cpus${milliCpus}` : "sandbox-tax", { milliCpus: milliCpus > 0 ? milliCpus : "default (DEFAULT_LIMITS.nanoCpus)",
       trustNote: TRUST_NOTE, task: "circle-packing", instances: chosen, repeats, rounds, warmPool: pool,
       container: sides.container, bare: sides.bare,
-      ratioWall: c.wall / b.wall, ratioWallBest: cMin / bMin, ratioCompute: c.compute / b.compute, scoresAgree, loadBefore, loadAfter: load1(),
+      ratioWall: c.wall / b.wall, ratioWallBest: cMin / bMin, ratioCompute: c.compute / b.compute, scoresAgree, loadBefore, loadAfter: load1(), cpu,
     });
     console.log(`results: ${file}`);
   } finally {
