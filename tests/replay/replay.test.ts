@@ -41,7 +41,11 @@ afterAll(async () => {
   await rm(out, { recursive: true, force: true });
 });
 
-describe("evolve replay", () => {
+// Replays re-run every self-modification on the path in fresh containers: minutes on a
+// loaded 2-core machine, so these tests get a budget above the global default.
+const REPLAY_TIMEOUT_MS = 300_000;
+
+describe("evolve replay", { timeout: REPLAY_TIMEOUT_MS }, () => {
   it("reproduces an offline lineage exactly: snapshots, patches and scores", async () => {
     const steps: string[] = [];
     const report = await replayLineage({ runDir, generation: tip.id, engine: env.engine, session: env.session, onStep: (l) => steps.push(l) });
@@ -87,7 +91,7 @@ describe("evolve replay", () => {
   });
 });
 
-describe("evolve run --from", () => {
+describe("evolve run --from", { timeout: REPLAY_TIMEOUT_MS }, () => {
   it("starts a new run whose generation 0 is the chosen generation's agent, its lineage recorded", async () => {
     await startRun(
       { generations: 1, workers: 1, seed: 3, out, runId: "branch", from: `${RUN}/${tip.id}` },
