@@ -118,8 +118,19 @@ Synthetic runs written through the real ArchiveWriter (on ${r.results.scratch});
 
 ${md([["generations", "write s", "load s", "load RSS MB", "evolve tree s", "tree RSS MB", "report s", "report RSS MB"], ...(r.results.results as Json[]).map((x) => [String(x.generations), x.writeMs / 1000, x.load.wallMs / 1000, mb(x.load.maxRssMb), x.tree.wallMs / 1000, mb(x.tree.maxRssMb), x.report.wallMs / 1000, mb(x.report.maxRssMb)])])}
 
-${rss}
+${growth(r.results.results as Json[])}${rss}
 `;
+}
+
+/** Says when `evolve tree` time grows faster than the archive (a quadratic step somewhere). */
+function growth(rows: Json[]): string {
+  const [a, b] = [...rows].sort((x, y) => x.generations - y.generations);
+  if (a === undefined || b === undefined) return "";
+  const factor = b.tree.wallMs / a.tree.wallMs;
+  const size = b.generations / a.generations;
+  return factor > 2 * size
+    ? `\`evolve tree\` time grew ${factor.toFixed(0)}× for ${size}× the generations while loading grew ${(b.load.wallMs / a.load.wallMs).toFixed(1)}×: superlinear work after loading (at the time of writing: checkLineage calls lineageOf per node, which rebuilds the id map each time, O(n²)).\n\n`
+    : "";
 }
 
 async function main(): Promise<void> {
