@@ -74,13 +74,13 @@ async function main(): Promise<void> {
     // Calibrate on the bare side: one pass over the visible instances, then enough repeats
     // (each with its own derived seed, as the task's repeats work) to reach the target compute.
     const calibration = await evaluateCandidate({
-      engine: bare, image: await bare.ensureRuntimeImage(), task: full, buildDir, labels: { session: SESSION }, seed: 1, visible: "full", heldout: false, repeats: 3,
+      engine: bare, image: await bare.ensureRuntimeImage(), task: full, buildDir, labels: { session: SESSION }, seed: 1, visible: "full", heldout: false, repeats: 10,
     });
-    // Three passes so the JIT is warm, as it is over a long evaluation.
-    const repeats = Math.max(1, Math.ceil(targetMs / Math.max(1, calibration.computeMs / 3)));
+    // Ten passes so the per-pass cost is close to the warm-JIT cost of a long evaluation.
+    const repeats = Math.max(1, Math.ceil(targetMs / Math.max(1, calibration.computeMs / 10)));
     const chosen = full.visible.map((i) => i.id);
     const task: Task = { ...full, heldout: [] };
-    console.log(`instances: ${chosen.join(", ")} × ${repeats} repeats (one pass: ${(calibration.computeMs / 3).toFixed(0)} ms of compute on the bare side)`);
+    console.log(`instances: ${chosen.join(", ")} × ${repeats} repeats (one pass: ${(calibration.computeMs / 10).toFixed(0)} ms of compute on the bare side)`);
     const sides = { container: [] as Awaited<ReturnType<typeof evaluate>>[], bare: [] as Awaited<ReturnType<typeof evaluate>>[] };
     const loadBefore = load1();
     for (let r = 0; r < rounds; r++) {
