@@ -73,8 +73,20 @@ Wall-time ratio container / bare process: median **${x.ratioWall.toFixed(2)}**, 
 
 ${x.cpu?.cgroupV1DockerShares != null ? `Context: this host uses cgroup v1, where all containers share the one "docker" cpu cgroup (cpu.shares ${x.cpu.cgroupV1DockerShares}: the weight of a single root-level host task); with the load average above, the containers as a group get a small slice of the CPU while the bare process competes as one task among many. ${x.cpu.runningContainers} containers were running on the host. The container-side compute (same work, same scores) was slower by the compute ratio above, so the tax here is CPU share, not start-up; an idle host was not available to measure.` : ""}
 
-Trust note: ${x.trustNote}
+${await quotaNote()}Trust note: ${x.trustNote}
 `;
+}
+
+/** Runs with another CPU quota (`--milli-cpus`), to tell the quota from the CPU share. */
+async function quotaNote(): Promise<string> {
+  const files = existsSync(RESULTS) ? (await readdir(RESULTS)).filter((f) => /^sandbox-tax-cpus\d+\.json$/.test(f)) : [];
+  const notes: string[] = [];
+  for (const f of files) {
+    const r = JSON.parse(await readFile(join(RESULTS, f), "utf8")) as Json;
+    const x = r.results;
+    notes.push(`With a container CPU quota of ${x.milliCpus / 1000} CPUs (\`--milli-cpus ${x.milliCpus}\`)${when(r)}: wall ratio ${x.ratioWall.toFixed(2)}, compute ratio ${x.ratioCompute.toFixed(2)}, load average ${x.loadBefore} → ${x.loadAfter}.`);
+  }
+  return notes.length === 0 ? "" : `${notes.join("\n")}\n\n`;
 }
 
 async function throughputSection(): Promise<string> {
