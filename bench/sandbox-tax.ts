@@ -77,7 +77,10 @@ async function main(): Promise<void> {
       engine: bare, image: await bare.ensureRuntimeImage(), task: full, buildDir, labels: { session: SESSION }, seed: 1, visible: "full", heldout: false, repeats: 10,
     });
     // Ten passes so the per-pass cost is close to the warm-JIT cost of a long evaluation.
-    const repeats = Math.max(1, Math.ceil(targetMs / Math.max(1, calibration.computeMs / 10)));
+    const first = Math.max(1, Math.ceil(targetMs / Math.max(1, calibration.computeMs / 10)));
+    // A long evaluation runs faster per pass than the short calibration (warmer JIT), so scale once more on a full-length run.
+    const check = await evaluate(bare, { ...full, heldout: [] }, buildDir, first);
+    const repeats = Math.max(1, Math.round((first * targetMs) / Math.max(1, check.computeMs)));
     const chosen = full.visible.map((i) => i.id);
     const task: Task = { ...full, heldout: [] };
     console.log(`instances: ${chosen.join(", ")} × ${repeats} repeats (one pass: ${(calibration.computeMs / 10).toFixed(0)} ms of compute on the bare side)`);
