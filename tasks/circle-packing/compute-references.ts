@@ -5,18 +5,9 @@
  * The values it prints for each n are written into visible.json / heldout.json.
  */
 
-type Circles = Float64Array; // [x0, y0, r0, x1, y1, r1, ...]
+import { mulberry32 } from "../shared/mulberry32.js";
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+type Circles = Float64Array; // [x0, y0, r0, x1, y1, r1, ...]
 
 /** Gradient of -sum r + lambda * (squared violations), written into g; returns nothing. */
 function gradient(c: Circles, n: number, lambda: number, g: Float64Array): void {

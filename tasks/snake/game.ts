@@ -1,20 +1,10 @@
 /** The snake game itself (trusted, on the host): a seeded board the candidate only sees step by step. */
 
+import { mulberry32 } from "../shared/mulberry32.js";
+
 export type Direction = "up" | "down" | "left" | "right";
 export const DIRECTIONS: readonly Direction[] = ["up", "down", "left", "right"];
 export type Cell = [number, number];
-
-/** Small seeded PRNG for food placement (the sequence is the hidden part of the game). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type StepResult = "moved" | "ate" | "wall" | "self" | "won";
 

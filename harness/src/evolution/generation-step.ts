@@ -8,12 +8,11 @@ import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
 import type { EvaluationResult } from "../contract/results.js";
 import { diffDirectories, generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
-import { evaluateStep } from "./evaluate-step.js";
 import { buildImproveRequest } from "./improve-request.js";
 import { buildRecord, type Failure, recordGeneration } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { selfModifyStep } from "./self-modify-step.js";
-import { validateStep } from "./validate-step.js";
+import { judgeTree } from "./judge-tree.js";
 
 /** What the loop decided for one child. */
 export interface ChildPlan {
@@ -82,27 +81,18 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
     timings.extract = performance.now() - t;
 
     let evaluation: EvaluationResult | null = null;
-    if (failure === null) {
-      const buildDir = join(work, "build");
-      const validated = await validateStep({ ctx, generationId: id, parentDir: parentSnapshot, childDir: takeTo, buildDir });
-      Object.assign(timings, validated.timings);
-      checkInterrupted(ctx.signal);
-      await writer.appendEvent({
-        type: "validated",
-        at: new Date().toISOString(),
-        generation: id,
-        ok: validated.failure === null,
-        stage: validated.failure?.stage ?? null,
-        code: validated.failure?.code ?? null,
-      });
-      failure = validated.failure;
-      if (failure === null && diff !== null) {
-        t = performance.now();
-        const build = await ctx.builds.adopt(diff.snapshotHash, buildDir);
-        evaluation = await evaluateStep({ ctx, generationId: id, buildDir: build });
-        timings.evaluate = performance.now() - t;
-        checkInterrupted(ctx.signal);
-      }
+    if (failure === null && diff === null) failure = { stage: "extract", code: "no_tree", message: "the meta agent's tree did not come back" };
+    if (failure === null && diff !== null) {
+      ({ failure, evaluation } = await judgeTree({
+        ctx,
+        writer,
+        generationId: id,
+        parentDir: parentSnapshot,
+        childDir: takeTo,
+        workDir: work,
+        snapshotHash: diff.snapshotHash,
+        timings,
+      }));
     }
 
     const record = buildRecord({

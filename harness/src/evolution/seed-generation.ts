@@ -5,12 +5,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { diffDirectories, formatGenerationId, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
-import type { EvaluationResult } from "../contract/results.js";
-import { evaluateStep } from "./evaluate-step.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
-import { checkInterrupted, type RunContext } from "./run-context.js";
+import type { RunContext } from "./run-context.js";
 import { generationSeed } from "./run-options.js";
-import { validateStep } from "./validate-step.js";
+import { judgeTree } from "./judge-tree.js";
 
 const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
 
@@ -21,34 +19,15 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
   const timings: PhaseTimings = {};
   const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
   try {
-    let t = performance.now();
+    const t = performance.now();
     const diff = await diffDirectories(null, agentDir);
     timings.materialise = performance.now() - t;
-    const buildDir = join(work, "build");
-    const validated = await validateStep({ ctx, generationId: id, parentDir: null, childDir: agentDir, buildDir });
-    Object.assign(timings, validated.timings);
-    checkInterrupted(ctx.signal);
-    await writer.appendEvent({
-      type: "validated",
-      at: new Date().toISOString(),
-      generation: id,
-      ok: validated.failure === null,
-      stage: validated.failure?.stage ?? null,
-      code: validated.failure?.code ?? null,
-    });
-    let evaluation: EvaluationResult | null = null;
-    if (validated.failure === null) {
-      t = performance.now();
-      const build = await ctx.builds.adopt(diff.snapshotHash, buildDir);
-      evaluation = await evaluateStep({ ctx, generationId: id, buildDir: build });
-      timings.evaluate = performance.now() - t;
-      checkInterrupted(ctx.signal);
-    }
+    const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings });
     const record = buildRecord({
       id,
       parent: null,
       depth: 0,
-      failure: validated.failure,
+      failure,
       evaluation,
       summary,
       changes: diff.changes,
