@@ -22,6 +22,8 @@ const workers = argInt("workers", 2);
 const tasks = argValue("tasks", FULL.tasks.join(",")).split(",");
 const strategies = argValue("strategies", FULL.strategies.join(",")).split(",");
 const reduced = generations < FULL.generations || seeds < FULL.seeds || FULL.tasks.some((t) => !tasks.includes(t)) || FULL.strategies.some((s) => !strategies.includes(s));
+/** Results file name (bench/results/<name>.json); RESULTS.md reads "search". */
+const resultName = argValue("name", "search");
 const FULL_COMMAND = "npx tsx bench/search.ts --generations 60 --seeds 5 --tasks circle-packing,email-validation,snake";
 
 interface RunRow {
@@ -30,6 +32,8 @@ interface RunRow {
   seed: number;
   result: RunOnceResult | null;
   error: string | null;
+  /** Wall time of the whole run process (for estimating the cost of the full grid). */
+  wallMs?: number;
 }
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -53,7 +57,7 @@ function aggregate(runs: RunRow[]) {
 }
 
 async function save(runs: RunRow[], done: boolean): Promise<string> {
-  return saveResults("search", {
+  return saveResults(resultName, {
     reduced,
     complete: done,
     settings: { generations, seeds, workers, tasks, strategies },
@@ -74,7 +78,7 @@ async function main(): Promise<void> {
         const started = performance.now();
         try {
           const result = await spawnRun({ task, generations, workers, selection: strategy, seed });
-          runs.push({ task, strategy, seed, result, error: null });
+          runs.push({ task, strategy, seed, result, error: null, wallMs: performance.now() - started });
           console.log(`  ${task} ${strategy} seed ${seed}: best visible ${result.best?.visible?.toFixed(3) ?? "—"}, its held-out ${result.best?.heldout?.toFixed(3) ?? "—"} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
         } catch (error) {
           runs.push({ task, strategy, seed, result: null, error: error instanceof Error ? error.message.slice(0, 500) : String(error) });
