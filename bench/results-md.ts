@@ -71,7 +71,7 @@ async function taxSection(): Promise<string> {
 Same evaluation (seed's circle-packing build, ${x.instances.length} visible instances × ${x.repeats} repeats, real grader and session code), interleaved ${x.rounds} rounds.
 Wall-time ratio container / bare process: median **${x.ratioWall.toFixed(2)}**, best-of-${x.rounds} ${x.ratioWallBest?.toFixed(2) ?? "—"} (goal ≤ 1.15: ${x.ratioWall <= 1.15 ? "met" : "**not met**"}); compute ratio ${x.ratioCompute.toFixed(2)}; scores ${x.scoresAgree ? "identical" : "DIFFER"} on both sides. Load average ${x.loadBefore} → ${x.loadAfter}.
 
-${x.cpu?.cgroupV1DockerShares != null ? `Context: this host uses cgroup v1, where all containers share the one "docker" cpu cgroup (cpu.shares ${x.cpu.cgroupV1DockerShares}: the weight of a single root-level host task); with the load average above, the containers as a group get a small slice of the CPU while the bare process competes as one task among many. ${x.cpu.runningContainers} containers were running on the host. The container-side compute (same work, same scores) was slower by the compute ratio above, so the tax here is CPU share, not start-up; an idle host was not available to measure.` : ""}
+${x.cpu?.cgroupV1DockerShares != null ? `Context: this host uses cgroup v1, where all containers share the one "docker" cpu cgroup (cpu.shares ${x.cpu.cgroupV1DockerShares}: the weight of a single root-level host task); with the load average above, the containers as a group get a small slice of the CPU while the bare process competes as one task among many. ${x.cpu.runningContainers} container(s) of any user were running on the host when it finished. The container-side compute (same work, same scores) was slower by the compute ratio above, so the tax here is CPU share, not start-up; an idle host was not available to measure.` : ""}
 
 ${await quotaNote()}Trust note: ${x.trustNote}
 `;
@@ -114,7 +114,16 @@ ${x.reduced ? `**REDUCED settings** (${s.generations} children, ${s.seeds} seed(
 Best visible score reached and the held-out score of that generation, mean ± sd over seeds; curve = mean best visible after each child (first: the seed).
 
 ${md([["task", "strategy", "runs", "best visible", "its held-out", "valid", "best-visible curve"], ...rows])}
-`;
+${await costProbe()}`;
+}
+
+/** The measured cost of short runs per task (bench/search.ts --name search-cost-probe), to size the full grid. */
+async function costProbe(): Promise<string> {
+  const r = await read("search-cost-probe");
+  if (r === null) return "";
+  const runs = (r.results.runs as Json[]).filter((x) => x.result !== null);
+  const lines = runs.map((x) => `${x.task}: ${x.result.children} children at W = ${r.results.settings.workers} in ${(x.wallMs / 1000).toFixed(0)} s (run wall, seed generation included), ${x.result.perMinute.toFixed(1)} children/min`);
+  return lines.length === 0 ? "" : `\nCost of one short run per task${when(r)}: ${lines.join("; ")}.\n`;
 }
 
 async function scaleSection(): Promise<string> {
