@@ -12,7 +12,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { evaluateCandidate, loadTask, type Task } from "../harness/src/evaluation/index.js";
@@ -64,7 +64,8 @@ const SESSION = newSessionId();
 async function main(): Promise<void> {
   if (!seedIsPristine()) throw new Error("seed-agent/ differs from git HEAD: refusing to run it on the host (see the trust note in this file)");
   console.log(`sandbox tax: ${TRUST_NOTE}`);
-  const buildDir = join(await mkdtemp(join(tmpdir(), "evolve-bench-tax-")), "build");
+  const scratch = await mkdtemp(join(tmpdir(), "evolve-bench-tax-"));
+  const buildDir = join(scratch, "build");
   const compiled = await createValidator().validateStatic({ childDir: SEED, buildDir, parentDir: null });
   if (!compiled.ok) throw new Error(`the seed did not compile: ${compiled.failure.message}`);
   const full = await loadTask(join(REPO, "tasks", "circle-packing"));
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
   } finally {
     await docker.close();
     await bare.close();
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 
