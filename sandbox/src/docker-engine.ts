@@ -64,8 +64,13 @@ function describeEndpoint(): string {
 }
 
 export interface EngineOptions {
-  /** Sandboxes kept created-and-started per kind of spec (0: none, the default). */
+  /** Sandboxes kept created-and-started per kind of spec (default: EVOLVE_WARM_POOL, else 0). */
   warmPool?: number;
+}
+
+function warmPoolFromEnvironment(): number {
+  const value = Number(process.env["EVOLVE_WARM_POOL"] ?? 0);
+  return Number.isInteger(value) && value > 0 ? Math.min(value, 8) : 0;
 }
 
 /** Connect and ping; an unreachable engine is an EvolveError that says what to do. */
@@ -80,7 +85,7 @@ export async function connectEngine(options: EngineOptions = {}): Promise<Sandbo
       hint: "start one (as root on Debian, `npm test` or `npm start` does it for you; elsewhere `sudo systemctl start docker`) or set DOCKER_HOST",
     });
   }
-  return new DockerEngine(docker, endpoint, options.warmPool ?? 0);
+  return new DockerEngine(docker, endpoint, options.warmPool ?? warmPoolFromEnvironment());
 }
 
 class DockerEngine implements SandboxEngine {

@@ -98,6 +98,8 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   } finally {
     progress.stop();
     await sweeper.stop();
+    // Idle warm-pool sandboxes (EVOLVE_WARM_POOL) go with the run; a no-op without a pool.
+    await ctx.sandbox.engine.close().catch(() => undefined);
     await ctx.builds.dispose().catch(() => undefined);
     await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
