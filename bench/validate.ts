@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { ValidationStage, type ValidationTimings } from "../harness/src/contract/results.js";
 import { createValidator, type ValidationOutcome } from "../harness/src/validation/index.js";
 import { connectEngine, newSessionId } from "../sandbox/src/index.js";
+import { percentile } from "./lib/stats.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 const SEED = join(REPO, "seed-agent");
@@ -22,11 +23,6 @@ const args = process.argv.slice(2);
 /** `--static-only` skips the import gate (no containers): gates 0–2 alone. */
 const staticOnly = args.includes("--static-only");
 const runs = Math.max(1, Number(args.find((a) => /^\d+$/.test(a)) ?? 10));
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 async function listTs(dir: string, prefix = ""): Promise<string[]> {
   const out: string[] = [];

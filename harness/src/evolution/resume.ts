@@ -8,12 +8,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectEngine, EvolveError } from "../../../sandbox/src/index.js";
-import { ArchiveWriter, type RunRecord } from "../archive/index.js";
+import { ArchiveWriter } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 import { preflight } from "./preflight.js";
-import { DEFAULT_ARCHIVE_ROOT, DEFAULT_IMPROVE_TIMEOUT_MS } from "./run-options.js";
+import { DEFAULT_ARCHIVE_ROOT } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import { resolveRunDir, type RunIo } from "./start-run.js";
 import type { RunSummary } from "./summary.js";
@@ -45,27 +45,16 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
   await writer.appendEvent({ type: "resumed", at: new Date().toISOString(), recorded: recorded.length });
   const children = recorded.filter((id) => id !== "g0000").length;
   io.sink.write(`resuming ${writer.run.id}: ${children}/${config.generations} children recorded\narchive ${writer.runDir}\n`);
-  const limits = config.limits;
-  const importTimeoutMs = numberOrNull(limits, "importTimeoutMs");
   return executeRun({
     writer,
     task,
     engine,
     validator,
     llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
-    seedTree: { dir: config.agentDir, summary: writer.run.from === undefined ? "seed" : `branched from ${writer.run.from.run}/${writer.run.from.generation}` },
+    seedDir: config.agentDir,
     signal: io.signal,
     sink: io.sink,
     ...(io.session === undefined ? {} : { session: io.session }),
-    improveTimeoutMs: numberOrNull(limits, "improveTimeoutMs") ?? DEFAULT_IMPROVE_TIMEOUT_MS,
-    ...(importTimeoutMs === null ? {} : { importTimeoutMs }),
-    generationTokens: numberOrNull(limits, "generationTokens"),
-    budgetTokens: numberOrNull(limits, "budgetTokens"),
-    budgetUsd: numberOrNull(limits, "budgetUsd"),
   });
 }
 
-function numberOrNull(limits: RunRecord["config"]["limits"], key: string): number | null {
-  const value = limits[key];
-  return typeof value === "number" ? value : null;
-}

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newSessionId, type SandboxEngine } from "../../../sandbox/src/index.js";
-import { readRun, type ArchiveWriter, type GenerationRecord } from "../archive/index.js";
+import { readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
 import { BudgetLedger, type LlmPort, type LlmSetup } from "../llm/index.js";
 import { createRng, restoreRng } from "../selection/index.js";
@@ -16,6 +16,7 @@ import { Progress, type ProgressSink } from "./progress.js";
 import { writeRunReport } from "./report-hook.js";
 import { StepInterrupted, type RunContext } from "./run-context.js";
 import { runLoop, type LoopEnd } from "./run-loop.js";
+import { DEFAULT_IMPROVE_TIMEOUT_MS } from "./run-options.js";
 import { runSeedGeneration } from "./seed-generation.js";
 import { bestGeneration, formatSummary, summarise, type RunSummary } from "./summary.js";
 
@@ -26,16 +27,17 @@ export interface SessionInputs {
   validator: Validator;
   llm: { setup: LlmSetup; port?: LlmPort | null };
   /** The tree to record as g0000 when the run has none yet. */
-  seedTree: { dir: string; summary: string };
+  seedDir: string;
   signal: AbortSignal;
   sink: ProgressSink;
   /** Container session label; fresh when absent. */
   session?: string;
-  improveTimeoutMs: number;
-  importTimeoutMs?: number;
-  generationTokens: number | null;
-  budgetTokens: number | null;
-  budgetUsd: number | null;
+}
+
+/** A limit kept in run.json's config (the one source for a run and its resumptions), or null. */
+function limitOf(run: RunRecord, key: string): number | null {
+  const value = run.config.limits[key];
+  return typeof value === "number" ? value : null;
 }
 
 /** Runs (or continues) the run in `writer` to its end; prints progress and the summary to `sink`. */
@@ -47,6 +49,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   const workRoot = await mkdtemp(join(tmpdir(), "evolve-run-"));
   const contents = await readRun(writer.runDir);
   const records: GenerationRecord[] = [...contents.generations];
+  const importTimeoutMs = limitOf(run, "importTimeoutMs");
   const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: 0, usd: 0 });
   const ctx: RunContext = {
     runId: run.id,
@@ -55,13 +58,13 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
       image,
       session: inputs.session ?? newSessionId(),
       runtime: run.config.runtime,
-      improveTimeoutMs: inputs.improveTimeoutMs,
-      ...(inputs.importTimeoutMs === undefined ? {} : { importTimeoutMs: inputs.importTimeoutMs }),
+      improveTimeoutMs: limitOf(run, "improveTimeoutMs") ?? DEFAULT_IMPROVE_TIMEOUT_MS,
+      ...(importTimeoutMs === null ? {} : { importTimeoutMs }),
     },
     llm: {
       setup: inputs.llm.setup,
-      runLedger: new BudgetLedger("run", { tokens: inputs.budgetTokens, usd: inputs.budgetUsd }, spent),
-      generationLimits: { tokens: inputs.generationTokens, usd: null },
+      runLedger: new BudgetLedger("run", { tokens: limitOf(run, "budgetTokens"), usd: limitOf(run, "budgetUsd") }, spent),
+      generationLimits: { tokens: limitOf(run, "generationTokens"), usd: null },
       ...(inputs.llm.port === undefined ? {} : { port: inputs.llm.port }),
     },
     task: inputs.task,
@@ -80,7 +83,8 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     await writer.updateRun((r) => ({ ...r, status: "running" }));
     if (!records.some((r) => r.parent === null)) {
       try {
-        const seed = await runSeedGeneration(ctx, writer, inputs.seedTree.dir, inputs.seedTree.summary);
+        const summary = run.from === undefined ? "seed" : `branched from ${run.from.run}/${run.from.generation}`;
+        const seed = await runSeedGeneration(ctx, writer, inputs.seedDir, summary);
         records.push(seed);
         progress.recorded(seed);
       } catch (error) {

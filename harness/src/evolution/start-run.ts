@@ -110,15 +110,10 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     engine,
     validator,
     llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
-    seedTree: { dir: agentDir, summary: origin === null ? "seed" : `branched from ${origin.from.run}/${origin.from.generation}` },
+    seedDir: agentDir,
     signal: io.signal,
     sink: io.sink,
     ...(io.session === undefined ? {} : { session: io.session }),
-    improveTimeoutMs: options.improveTimeoutMs,
-    ...(options.importTimeoutMs === undefined ? {} : { importTimeoutMs: options.importTimeoutMs }),
-    generationTokens: options.generationTokens,
-    budgetTokens: options.budgetTokens,
-    budgetUsd: options.budgetUsd,
   });
 }
 
