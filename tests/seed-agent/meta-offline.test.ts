@@ -120,4 +120,24 @@ describe("seed meta agent, offline strategy", () => {
       expect(400 - Number(down?.[1])).toBeLessThan(Number(up?.[1]) - 400);
     }
   });
+
+  it("tries another knob when an edit would add a type error to its file", async () => {
+    // The fixture's only task knob can only move to a value its declared type forbids.
+    const tree = join(work, "typed-tree");
+    await cp(SEED_DIR, tree, { recursive: true });
+    const fixture = 'type Mode = "a" | "b";\nexport const params: { mode: Mode } = {\n  mode: "a", // evolve:choices "a" | "oops"\n};\n';
+    await writeFile(join(tree, "task/fixture.ts"), fixture);
+    const paramsPath = join(tree, "meta/search-params.ts");
+    await writeFile(paramsPath, (await readFile(paramsPath, "utf8")).replace(/taskFileBias: [\d.]+,/, "taskFileBias: 1,"));
+    const typedBuild = join(work, "typed-build");
+    expect(await compileTree(validator, tree, typedBuild, SEED_DIR)).toBeNull();
+
+    for (const seed of [1, 2, 3]) {
+      const { report, tree: after, takeTo } = await improveOffline(tree, "fixture", seed, [], typedBuild);
+      expect(after.get("task/fixture.ts")).toBe(fixture);
+      expect(report.changedFiles.length).toBeGreaterThan(0);
+      expect(report.summary).not.toContain("task/fixture.ts");
+      expect(await compileTree(validator, takeTo, join(work, `typed-check-${seed}`), tree)).toBeNull();
+    }
+  });
 });
