@@ -103,15 +103,18 @@ ${md([["W", "children/min", "efficiency vs W = 1", "valid", "harness peak RSS MB
 }
 
 async function searchSection(): Promise<string> {
-  const r = await read("search");
+  const r = (await read("search")) ?? (await read("search-reduced"));
   if (r === null) return "## 4. Search efficiency\n\nNot measured yet: `npx tsx bench/search.ts`.\n";
   const x = r.results;
   const s = x.settings;
+  const recorded = (x.runs as Json[]).filter((run) => run.result !== null).length;
+  const planned = s.seeds * s.tasks.length * s.strategies.length;
+  const progress = x.complete ? "" : ` **Partial: ${recorded} of ${planned} runs recorded so far** (seed-major order; the same command continues the grid).`;
   const fmt = (m: number, d: number): string => `${m.toFixed(3)} ± ${d.toFixed(3)}`;
   const rows = (x.summary as Json[]).map((a) => [a.task, a.strategy, String(a.runs), fmt(a.visibleMean, a.visibleSd), fmt(a.heldoutMean, a.heldoutSd), `${(100 * a.validShare).toFixed(0)}%`, (a.curve as number[]).map((c) => c.toFixed(2)).join(" ")]);
   return `## 4. Search efficiency${when(r)}
 
-${x.reduced ? `**REDUCED settings** (${s.generations} children, ${s.seeds} seed(s), tasks ${s.tasks.join(", ")}; W = ${s.workers})${x.complete ? "" : ", **incomplete** (cut short)"}. Full settings: \`${x.fullCommand}\`.` : `Full settings: ${s.generations} children, ${s.seeds} seeds, W = ${s.workers}.`}
+${x.reduced ? `**REDUCED settings** (${s.generations} children, ${s.seeds} seed(s), tasks ${s.tasks.join(", ")}; W = ${s.workers})${x.complete ? "" : ", **incomplete** (cut short)"}. Full settings: \`${x.fullCommand}\`.` : `Full settings: ${s.generations} children, ${s.seeds} seeds, W = ${s.workers}, warm pool ${s.warmPool ?? 0}; \`${x.fullCommand}\`.${progress}`}
 Best visible score reached and the held-out score of that generation, mean ± sd over seeds; curve = mean best visible after each child (first: the seed).
 
 ${md([["task", "strategy", "runs", "best visible", "its held-out", "valid", "best-visible curve"], ...rows])}

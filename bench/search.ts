@@ -4,16 +4,21 @@
  * seeds for every strategy, so runs are paired). Per (task, strategy): best visible score
  * reached and the held-out score of that best-visible generation (what a user would ship),
  * mean ± sd over seeds, and the mean curve of best visible score against children.
- * Results are saved after every run, so a cut-short run keeps what it measured.
+ * Results are saved after every run, and a later invocation with the same settings skips
+ * the runs already recorded (the grid takes hours, so it may span several sittings;
+ * `--fresh` starts over). Every run uses the warm pool `evolve run` uses by default.
  *
- * Full settings (hours on a 2-core machine):
+ * Full settings (hours on a 2-core machine), results in bench/results/search.json:
  *   npx tsx bench/search.ts --generations 60 --seeds 5 --tasks circle-packing,email-validation,snake
- * Anything less is marked REDUCED in the output and in bench/results/search.json.
+ * Anything less is marked REDUCED and goes to bench/results/search-reduced.json.
  */
-import { argInt, argValue } from "./lib/args.js";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DEFAULT_WARM_POOL } from "../harness/src/evolution/index.js";
+import { argFlag, argInt, argValue } from "./lib/args.js";
 import { spawnRun } from "./lib/spawn-run.js";
 import type { RunOnceResult } from "./lib/run-once.js";
-import { saveResults, table } from "./lib/stats.js";
+import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
 
 const FULL = { generations: 60, seeds: 5, tasks: ["circle-packing", "email-validation", "snake"], strategies: ["score_child_prop", "hyperagents", "greedy", "latest", "random"] };
 const generations = argInt("generations", FULL.generations);
@@ -22,8 +27,9 @@ const workers = argInt("workers", 2);
 const tasks = argValue("tasks", FULL.tasks.join(",")).split(",");
 const strategies = argValue("strategies", FULL.strategies.join(",")).split(",");
 const reduced = generations < FULL.generations || seeds < FULL.seeds || FULL.tasks.some((t) => !tasks.includes(t)) || FULL.strategies.some((s) => !strategies.includes(s));
-/** Results file name (bench/results/<name>.json); RESULTS.md reads "search". */
-const resultName = argValue("name", "search");
+/** Results file name (bench/results/<name>.json); RESULTS.md reads "search", else "search-reduced". */
+const resultName = argValue("name", reduced ? "search-reduced" : "search");
+const fresh = argFlag("fresh");
 const FULL_COMMAND = "npx tsx bench/search.ts --generations 60 --seeds 5 --tasks circle-packing,email-validation,snake";
 
 interface RunRow {
@@ -34,6 +40,34 @@ interface RunRow {
   error: string | null;
   /** Wall time of the whole run process (for estimating the cost of the full grid). */
   wallMs?: number;
+  /** Settings of this run (older records lack them: the file's settings applied). */
+  generations?: number;
+  workers?: number;
+  warmPool?: number;
+  finishedAt?: string;
+}
+
+/** Runs recorded by an earlier invocation with these settings, to be kept and not re-run. */
+async function previousRuns(): Promise<RunRow[]> {
+  if (fresh) return [];
+  let text: string;
+  try {
+    text = await readFile(join(BENCH_DIR, "results", `${resultName}.json`), "utf8");
+  } catch {
+    return [];
+  }
+  const saved = JSON.parse(text) as { results?: { settings?: { generations?: number; workers?: number }; runs?: RunRow[] } };
+  const settings = saved.results?.settings ?? {};
+  return (saved.results?.runs ?? []).filter(
+    (r) =>
+      r.result !== null &&
+      (r.generations ?? settings.generations) === generations &&
+      (r.workers ?? settings.workers) === workers &&
+      tasks.includes(r.task) &&
+      strategies.includes(r.strategy) &&
+      r.seed >= 1 &&
+      r.seed <= seeds,
+  );
 }
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -60,7 +94,7 @@ async function save(runs: RunRow[], done: boolean): Promise<string> {
   return saveResults(resultName, {
     reduced,
     complete: done,
-    settings: { generations, seeds, workers, tasks, strategies },
+    settings: { generations, seeds, workers, warmPool: DEFAULT_WARM_POOL, tasks, strategies },
     fullCommand: FULL_COMMAND,
     summary: aggregate(runs).map((a) => ({ ...a, visible: undefined, heldout: undefined })),
     runs,
@@ -71,17 +105,22 @@ async function main(): Promise<void> {
   const label = reduced ? "REDUCED settings" : "full settings";
   console.log(`search efficiency (${label}): ${generations} children, seeds 1..${seeds}, W = ${workers}, tasks ${tasks.join(", ")}, strategies ${strategies.join(", ")}`);
   if (reduced) console.log(`full settings: ${FULL_COMMAND}`);
-  const runs: RunRow[] = [];
+  const runs = await previousRuns();
+  const total = seeds * tasks.length * strategies.length;
+  if (runs.length > 0) console.log(`continuing: ${runs.length} of ${total} runs already recorded in bench/results/${resultName}.json (--fresh to start over)`);
+  // Seed-major, so a grid cut short still compares every strategy on the same seeds.
   for (let seed = 1; seed <= seeds; seed++) {
     for (const task of tasks) {
       for (const strategy of strategies) {
+        if (runs.some((r) => r.task === task && r.strategy === strategy && r.seed === seed)) continue;
         const started = performance.now();
+        const settings = { generations, workers, warmPool: DEFAULT_WARM_POOL };
         try {
-          const result = await spawnRun({ task, generations, workers, selection: strategy, seed });
-          runs.push({ task, strategy, seed, result, error: null, wallMs: performance.now() - started });
+          const result = await spawnRun({ task, selection: strategy, seed, ...settings });
+          runs.push({ task, strategy, seed, result, error: null, wallMs: performance.now() - started, ...settings, finishedAt: new Date().toISOString() });
           console.log(`  ${task} ${strategy} seed ${seed}: best visible ${result.best?.visible?.toFixed(3) ?? "—"}, its held-out ${result.best?.heldout?.toFixed(3) ?? "—"} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
         } catch (error) {
-          runs.push({ task, strategy, seed, result: null, error: error instanceof Error ? error.message.slice(0, 500) : String(error) });
+          runs.push({ task, strategy, seed, result: null, error: error instanceof Error ? error.message.slice(0, 500) : String(error), ...settings });
           console.log(`  ${task} ${strategy} seed ${seed}: FAILED`);
         }
         await save(runs, false);
@@ -102,7 +141,7 @@ async function main(): Promise<void> {
     const bestHeld = [...rows].sort((a, b) => b.heldoutMean - a.heldoutMean)[0];
     console.log(`${task}: highest mean best-visible ${first.strategy}${close ? ` (within one sd of ${second?.strategy}: not a clear win)` : ""}; highest held-out ${bestHeld?.strategy}`);
   }
-  const file = await save(runs, true);
+  const file = await save(runs, runs.filter((r) => r.result !== null).length === total);
   console.log(`${reduced ? "REDUCED settings; " : ""}results: ${file}`);
 }
 

@@ -64,12 +64,16 @@ function describeEndpoint(): string {
 }
 
 export interface EngineOptions {
-  /** Sandboxes kept created-and-started per kind of spec (default: EVOLVE_WARM_POOL, else 0). */
+  /** Sandboxes kept created-and-started per kind of spec; overrides everything else. */
   warmPool?: number;
+  /** The pool size when EVOLVE_WARM_POOL is unset (default 0: no pool). */
+  warmPoolDefault?: number;
 }
 
-function warmPoolFromEnvironment(): number {
-  const value = Number(process.env["EVOLVE_WARM_POOL"] ?? 0);
+/** EVOLVE_WARM_POOL when set to a whole number (0 turns the pool off), else `fallback`; at most 8. */
+function warmPoolFromEnvironment(fallback: number): number {
+  const raw = process.env["EVOLVE_WARM_POOL"];
+  const value = raw === undefined || raw.trim() === "" ? fallback : Number(raw);
   return Number.isInteger(value) && value > 0 ? Math.min(value, 8) : 0;
 }
 
@@ -85,7 +89,7 @@ export async function connectEngine(options: EngineOptions = {}): Promise<Sandbo
       hint: "start one (as root on Debian, `npm test` or `npm start` does it for you; elsewhere `sudo systemctl start docker`) or set DOCKER_HOST",
     });
   }
-  return new DockerEngine(docker, endpoint, options.warmPool ?? warmPoolFromEnvironment());
+  return new DockerEngine(docker, endpoint, options.warmPool ?? warmPoolFromEnvironment(options.warmPoolDefault ?? 0));
 }
 
 class DockerEngine implements SandboxEngine {

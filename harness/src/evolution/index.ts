@@ -13,6 +13,7 @@ export {
   DEFAULT_IMPROVE_TIMEOUT_MS,
   DEFAULT_SEED,
   DEFAULT_TASK,
+  DEFAULT_WARM_POOL,
   generationSeed,
   newRunId,
   RunOptions,

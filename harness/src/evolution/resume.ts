@@ -13,7 +13,7 @@ import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 import { preflight } from "./preflight.js";
-import { DEFAULT_ARCHIVE_ROOT } from "./run-options.js";
+import { DEFAULT_ARCHIVE_ROOT, DEFAULT_WARM_POOL } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import { resolveRunDir, type RunIo } from "./start-run.js";
 import type { RunSummary } from "./summary.js";
@@ -21,7 +21,7 @@ import type { RunSummary } from "./summary.js";
 /** Continues the run named `run` (a run id under `root`, or a path) to its end. */
 export async function resumeRun(run: string, io: RunIo & { root?: string }): Promise<RunSummary> {
   const runDir = await resolveRunDir(run, io.root ?? DEFAULT_ARCHIVE_ROOT);
-  const engine = io.engine ?? (await connectEngine());
+  const engine = io.engine ?? (await connectEngine({ warmPoolDefault: DEFAULT_WARM_POOL }));
   // Before opening the archive: a dead process's containers go, and so do its temp folders (open()).
   const swept = await engine.sweep();
   if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);

@@ -22,7 +22,7 @@ import { readRun } from "../archive/index.js";
 import { createValidator } from "../validation/index.js";
 import { preflight } from "./preflight.js";
 import type { ProgressSink } from "./progress.js";
-import { DEFAULT_TASK, newRunId, RunOptions, taskDirFor } from "./run-options.js";
+import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import type { RunSummary } from "./summary.js";
 
@@ -65,7 +65,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
   const task = await preflight(taskDir, agentDir, validator, scratch).finally(() => rm(scratch, { recursive: true, force: true }));
 
-  const engine = io.engine ?? (await connectEngine());
+  const engine = io.engine ?? (await connectEngine({ warmPoolDefault: DEFAULT_WARM_POOL }));
   const swept = await engine.sweep();
   if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
 
