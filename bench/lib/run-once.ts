@@ -1,9 +1,10 @@
 /**
  * One evolution run in its own process (so its peak RSS is the harness's alone; containers
- * are not children of it). Prints one JSON line: wall time, generation rate, scores, peak RSS.
+ * are not children of it), loaded the way bin/evolve.js loads the harness (tsx's ESM hooks only). Prints one JSON line: wall time, generation rate, scores, peak RSS.
  *
- *   node --import tsx bench/lib/run-once.ts <json BenchRunOptions>
+ *   node --import tsx/esm bench/lib/run-once.ts <json BenchRunOptions>
  */
+import { DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
 import { connectEngine } from "../../sandbox/src/index.js";
 import { removeRoot, runEvolution, type BenchRunOptions } from "./run-evolution.js";
 
@@ -22,7 +23,8 @@ export interface RunOnceResult {
 }
 
 const options = JSON.parse(process.argv[2] ?? "{}") as BenchRunOptions & { warmPool?: number };
-const engine = await connectEngine(options.warmPool ? { warmPool: options.warmPool } : {});
+// The warm pool `evolve run` keeps by default, unless the caller says otherwise.
+const engine = await connectEngine({ warmPool: options.warmPool ?? DEFAULT_WARM_POOL });
 try {
   const run = await runEvolution(engine, options);
   const gens = [...run.generations].sort((a, b) => a.id.localeCompare(b.id));

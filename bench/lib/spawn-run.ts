@@ -9,7 +9,7 @@ const REPO = resolve(import.meta.dirname, "../..");
 /** Runs one evolution in a fresh process; rejects with its stderr tail when it fails. */
 export function spawnRun(options: BenchRunOptions & { warmPool?: number }): Promise<RunOnceResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", resolve(REPO, "bench/lib/run-once.ts"), JSON.stringify(options)], {
+    const child = spawn(process.execPath, ["--import", "tsx/esm", resolve(REPO, "bench/lib/run-once.ts"), JSON.stringify(options)], {
       cwd: REPO,
       stdio: ["ignore", "pipe", "pipe"],
     });
