@@ -2,8 +2,9 @@
  * The one real LlmPort, over the `openai` package: the only file in the project that imports
  * it. Any OpenAI-compatible endpoint works (OpenAI, vLLM, Ollama, llama.cpp server).
  * The client's own retries are off so every retry is ours: visible, bounded, counted.
+ * The package is loaded on the first call, so an offline run never pays its memory (~15 MB).
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { z } from "zod";
 import type { LlmSetup } from "./llm-config.js";
 import type { LlmCallOptions, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult } from "./llm-port.js";
@@ -56,14 +57,16 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
   const sleep = deps.sleep ?? abortableSleep;
   const secrets = setup.apiKey === null ? [] : [setup.apiKey.reveal()];
   const clean = (text: string): string => truncate(redactAll(text, secrets), MAX_ERROR_CHARS);
-  const client = new OpenAI({
-    apiKey: setup.apiKey?.reveal() ?? PLACEHOLDER_KEY,
-    baseURL: setup.baseURL ?? OPENAI_DEFAULT_BASE_URL,
-    timeout: setup.timeoutMs,
-    maxRetries: 0,
-    // OPENAI_LOG=debug in the environment would otherwise print requests.
-    logLevel: "off",
-  });
+  let client: OpenAI | null = null;
+  const connect = (Client: typeof OpenAI): OpenAI =>
+    new Client({
+      apiKey: setup.apiKey?.reveal() ?? PLACEHOLDER_KEY,
+      baseURL: setup.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+      timeout: setup.timeoutMs,
+      maxRetries: 0,
+      // OPENAI_LOG=debug in the environment would otherwise print requests.
+      logLevel: "off",
+    });
   // Newer OpenAI models reject max_tokens; older compatible servers do not know the new name.
   let tokenParam: "max_tokens" | "max_completion_tokens" = "max_tokens";
 
@@ -74,11 +77,13 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
       [tokenParam]: request.maxTokens,
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     };
+    const Client = await loadClientClass();
     try {
+      client ??= connect(Client);
       const raw: unknown = await client.chat.completions.create(body, signal === undefined ? {} : { signal });
       return toCompletion(raw, request, setup.model, clean);
     } catch (err) {
-      const failure = classify(err, setup.timeoutMs, clean, now());
+      const failure = classify(err, Client, setup.timeoutMs, clean, now());
       if (tokenParam === "max_tokens" && failure.status === 400 && /max_completion_tokens/.test(failure.error)) {
         tokenParam = "max_completion_tokens";
         return { ...failure, retryable: true, retryAfterMs: 0 };
@@ -141,18 +146,24 @@ function badResponse(error: string): Attempt {
   return { ok: false, kind: "bad_response", error, status: null, retryable: false, retryAfterMs: null };
 }
 
-function classify(err: unknown, timeoutMs: number, clean: (s: string) => string, now: number): Extract<Attempt, { ok: false }> {
+let clientClass: Promise<typeof OpenAI> | null = null;
+function loadClientClass(): Promise<typeof OpenAI> {
+  clientClass ??= import("openai").then((m) => m.default);
+  return clientClass;
+}
+
+function classify(err: unknown, Sdk: typeof OpenAI, timeoutMs: number, clean: (s: string) => string, now: number): Extract<Attempt, { ok: false }> {
   const base = { ok: false as const, status: null, retryAfterMs: null };
   // Order matters: the timeout and abort errors are subclasses of APIConnectionError / APIError.
-  if (err instanceof OpenAI.APIUserAbortError) return { ...base, kind: "aborted", error: "aborted", retryable: false };
-  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+  if (err instanceof Sdk.APIUserAbortError) return { ...base, kind: "aborted", error: "aborted", retryable: false };
+  if (err instanceof Sdk.APIConnectionTimeoutError) {
     return { ...base, kind: "timeout", error: `timed out after ${timeoutMs} ms`, retryable: true };
   }
-  if (err instanceof OpenAI.APIConnectionError) {
+  if (err instanceof Sdk.APIConnectionError) {
     const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
     return { ...base, kind: "network", error: clean(`network error (${err.message}${cause})`), retryable: true };
   }
-  if (err instanceof OpenAI.APIError && typeof err.status === "number") {
+  if (err instanceof Sdk.APIError && typeof err.status === "number") {
     const retryAfterMs = parseRetryAfter(err.headers?.get("retry-after"), now);
     return {
       ok: false,
