@@ -12,6 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { argInt, argValue } from "./lib/args.js";
+import { evolveCli, harnessNode } from "./lib/harness-node.js";
 import { measureProcess, type ProcessMeasure } from "./lib/measure-process.js";
 import { saveResults, table } from "./lib/stats.js";
 import { writeSyntheticArchive } from "./lib/synthetic-archive.js";
@@ -38,8 +39,6 @@ interface SizeResult {
   report: ProcessMeasure & { innerMs: number };
 }
 
-const tsxNode = (script: string, ...args: string[]): [string, string[]] => [process.execPath, ["--import", "tsx", script, ...args]];
-
 async function main(): Promise<void> {
   const results: SizeResult[] = [];
   for (const n of sizes) {
@@ -49,13 +48,13 @@ async function main(): Promise<void> {
       const runDir = await writeSyntheticArchive(root, `synthetic-${n}`, n);
       const writeMs = performance.now() - t;
       const op = async (name: string): Promise<ProcessMeasure & { innerMs: number }> => {
-        const m = await measureProcess(...tsxNode(join(REPO, "bench/lib/archive-op.ts"), name, runDir), REPO);
+        const m = await measureProcess(...harnessNode(join(REPO, "bench/lib/archive-op.ts"), name, runDir), REPO);
         const parsed = JSON.parse(m.stdout.trim().split("\n").pop() ?? "{}") as { ms?: number };
         return { ...m, stdout: "", innerMs: parsed.ms ?? NaN };
       };
       const load = await median(() => op("load"));
       const tree = await median(async () => {
-        const m = await measureProcess(process.execPath, [join(REPO, "bin/evolve.js"), "tree", `synthetic-${n}`, "--out", root], REPO);
+        const m = await measureProcess(...evolveCli("tree", `synthetic-${n}`, "--out", root), REPO);
         return { ...m, stdout: "", lines: m.stdout.split("\n").length - 1 };
       });
       const report = await median(() => op("report"));

@@ -1,8 +1,8 @@
 /**
  * One evolution run in its own process (so its peak RSS is the harness's alone; containers
- * are not children of it), loaded the way bin/evolve.js loads the harness (tsx's ESM hooks only). Prints one JSON line: wall time, generation rate, scores, peak RSS.
+ * are not children of it), started the way bin/evolve.js starts (its node flags, tsx's ESM hooks only). Prints one JSON line: wall time, generation rate, scores, peak RSS.
  *
- *   node --import tsx/esm bench/lib/run-once.ts <json BenchRunOptions>
+ *   node <bin/evolve.js's flags> --import tsx/esm bench/lib/run-once.ts <json BenchRunOptions>
  */
 import { DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
 import { connectEngine } from "../../sandbox/src/index.js";

@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import type { BenchRunOptions } from "./run-evolution.js";
+import { harnessNode } from "./harness-node.js";
 import type { RunOnceResult } from "./run-once.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
@@ -9,7 +10,8 @@ const REPO = resolve(import.meta.dirname, "../..");
 /** Runs one evolution in a fresh process; rejects with its stderr tail when it fails. */
 export function spawnRun(options: BenchRunOptions & { warmPool?: number }): Promise<RunOnceResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx/esm", resolve(REPO, "bench/lib/run-once.ts"), JSON.stringify(options)], {
+    const [command, args] = harnessNode(resolve(REPO, "bench/lib/run-once.ts"), JSON.stringify(options));
+    const child = spawn(command, args, {
       cwd: REPO,
       stdio: ["ignore", "pipe", "pipe"],
     });
