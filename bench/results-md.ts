@@ -7,7 +7,8 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { BENCH_DIR, table } from "./lib/stats.js";
+import { DEFAULT_WARM_POOL } from "../harness/src/evolution/index.js";
+import { BENCH_DIR, percentile, table } from "./lib/stats.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- read back from our own result files
 
@@ -45,7 +46,7 @@ async function overheadSection(): Promise<string> {
   ];
   const rows: (string | number)[][] = [["phase (ms)", ...vs.flatMap((v) => [`p50, pool ${v.warmPool}`, `p95, pool ${v.warmPool}`])]];
   for (const [k, label] of keys) rows.push([label, ...vs.flatMap((v) => [v.p50[k] ?? NaN, v.p95[k] ?? NaN])]);
-  const lines = vs.map((v) => `- warm pool ${v.warmPool}: ${v.generations} children of ${v.task} at W = 1, overhead p50 **${(v.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 1.5 s: ${v.p50.overhead <= 1500 ? "met" : "**not met**"}); load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`);
+  const lines = vs.map((v) => `- warm pool ${v.warmPool}${v.warmPool === DEFAULT_WARM_POOL ? " (what `evolve run` uses by default)" : ""}: ${v.generations} children of ${v.task} at W = 1, overhead p50 **${(v.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 1.5 s: ${v.p50.overhead <= 1500 ? "met" : "**not met**"}); load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`);
   const span = (v: Json): [number, number] => [Date.parse(v.measuredAt) - v.wallMs, Date.parse(v.measuredAt)];
   // Variants from one file ran one after the other in one process; only separate files can overlap.
   const overlapped = vs.length > 1 && vs.some((a) => vs.some((b) => a !== b && a.file !== b.file && span(a)[0] < span(b)[1] && span(b)[0] < span(a)[1]));
@@ -63,6 +64,8 @@ Techniques: ${(worst.techniques as string[]).join("; ")}.
 `;
 }
 
+const medianOf = (rounds: Json[], key: string): number => percentile(rounds.map((r) => r[key] as number), 50);
+
 async function taxSection(): Promise<string> {
   const r = await read("sandbox-tax");
   if (r === null) return "## 2. Sandbox tax\n\nNot measured yet: `npx tsx bench/sandbox-tax.ts`.\n";
@@ -72,7 +75,7 @@ async function taxSection(): Promise<string> {
 Same evaluation (seed's circle-packing build, ${x.instances.length} visible instances × ${x.repeats} repeats, real grader and session code), interleaved ${x.rounds} rounds.
 Wall-time ratio container / bare process: median **${x.ratioWall.toFixed(2)}**, best-of-${x.rounds} ${x.ratioWallBest?.toFixed(2) ?? "—"} (goal ≤ 1.15: ${x.ratioWall <= 1.15 ? "met" : "**not met**"}); compute ratio ${x.ratioCompute.toFixed(2)}; scores ${x.scoresAgree ? "identical" : "DIFFER"} on both sides. Load average ${x.loadBefore} → ${x.loadAfter}.
 
-${x.cpu?.cgroupV1DockerShares != null ? `Context: this host uses cgroup v1, where all containers share the one "docker" cpu cgroup (cpu.shares ${x.cpu.cgroupV1DockerShares}: the weight of a single root-level host task); with the load average above, the containers as a group get a small slice of the CPU while the bare process competes as one task among many. ${x.cpu.runningContainers} container(s) of any user were running on the host when it finished. The container-side compute (same work, same scores) was slower by the compute ratio above, so the tax here is CPU share, not start-up; an idle host was not available to measure.` : ""}
+${x.cpu?.cgroupV1DockerShares != null ? `Context: this host uses cgroup v1, where all containers share the one "docker" cpu cgroup (cpu.shares ${x.cpu.cgroupV1DockerShares}: the weight of a single root-level host task), so under load the containers as a group get a small slice of the CPU while the bare process competes as one task among many; the tax grows with the load average. ${x.cpu.runningContainers} container(s) of any user were running on the host when it finished. Of the container's extra wall time (medians: ${(medianOf(x.container, "wallMs") - medianOf(x.bare, "wallMs")).toFixed(0)} ms), ${(medianOf(x.container, "computeMs") - medianOf(x.bare, "computeMs")).toFixed(0)} ms is slower compute and the rest start-up, file transfer and session I/O.` : ""}
 
 ${await quotaNote()}Trust note: ${x.trustNote}
 `;
