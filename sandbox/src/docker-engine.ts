@@ -70,11 +70,19 @@ export interface EngineOptions {
   warmPoolDefault?: number;
 }
 
-/** EVOLVE_WARM_POOL when set to a whole number (0 turns the pool off), else `fallback`; at most 8. */
-function warmPoolFromEnvironment(fallback: number): number {
-  const raw = process.env["EVOLVE_WARM_POOL"];
-  const value = raw === undefined || raw.trim() === "" ? fallback : Number(raw);
-  return Number.isInteger(value) && value > 0 ? Math.min(value, 8) : 0;
+const MAX_WARM_POOL = 8;
+
+/** EVOLVE_WARM_POOL when set (0 turns the pool off), else `fallback`; anything but 0..8 is refused. */
+export function warmPoolFromEnvironment(fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env["EVOLVE_WARM_POOL"];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > MAX_WARM_POOL) {
+    throw new EvolveError("invalid_options", `EVOLVE_WARM_POOL must be a whole number from 0 to ${MAX_WARM_POOL}, not "${raw}"`, {
+      hint: "unset it for the default, or set 0 to turn the warm pool off",
+    });
+  }
+  return value;
 }
 
 /** Connect and ping; an unreachable engine is an EvolveError that says what to do. */
