@@ -114,23 +114,42 @@ async function searchSection(): Promise<string> {
   const planned = s.seeds * s.tasks.length * s.strategies.length;
   const progress = x.complete ? "" : ` **Partial: ${recorded} of ${planned} runs recorded so far** (seed-major order; the same command continues the grid).`;
   const fmt = (m: number, d: number): string => `${m.toFixed(3)} ± ${d.toFixed(3)}`;
-  const rows = (x.summary as Json[]).map((a) => [a.task, a.strategy, String(a.runs), fmt(a.visibleMean, a.visibleSd), fmt(a.heldoutMean, a.heldoutSd), `${(100 * a.validShare).toFixed(0)}%`, (a.curve as number[]).map((c) => c.toFixed(2)).join(" ")]);
+  // The curve at five checkpoints (after 0, ¼, ½, ¾ and all of the children); the JSON has every point.
+  const checkpoints = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * s.generations));
+  const at = (curve: number[], i: number): string => (curve[Math.min(i, curve.length - 1)] ?? NaN).toFixed(3);
+  const rows = (x.summary as Json[]).map((a) => [a.task, a.strategy, String(a.runs), fmt(a.visibleMean, a.visibleSd), fmt(a.heldoutMean, a.heldoutSd), `${(100 * a.validShare).toFixed(0)}%`, checkpoints.map((c) => at(a.curve as number[], c)).join(" → ")]);
   return `## 4. Search efficiency${when(r)}
 
 ${x.reduced ? `**REDUCED settings** (${s.generations} children, ${s.seeds} seed(s), tasks ${s.tasks.join(", ")}; W = ${s.workers})${x.complete ? "" : ", **incomplete** (cut short)"}. Full settings: \`${x.fullCommand}\`.` : `Full settings: ${s.generations} children, ${s.seeds} seeds, W = ${s.workers}, warm pool ${s.warmPool ?? 0}; \`${x.fullCommand}\`.${progress}`}
-Best visible score reached and the held-out score of that generation, mean ± sd over seeds; curve = mean best visible after each child (first: the seed).
+Best visible score reached and the held-out score of that generation, mean ± sd over seeds; curve = mean best visible after ${checkpoints.join(", ")} children (0: the seed alone).
 
 ${md([["task", "strategy", "runs", "best visible", "its held-out", "valid", "best-visible curve"], ...rows])}
-${await costProbe()}`;
+${winners(x.summary as Json[])}${runCost(x.runs as Json[])}`;
 }
 
-/** The measured cost of short runs per task (bench/search.ts --name search-cost-probe), to size the full grid. */
-async function costProbe(): Promise<string> {
-  const r = await read("search-cost-probe");
-  if (r === null) return "";
-  const runs = (r.results.runs as Json[]).filter((x) => x.result !== null);
-  const lines = runs.map((x) => `${x.task}: ${x.result.children} children at W = ${r.results.settings.workers} in ${(x.wallMs / 1000).toFixed(0)} s (run wall, seed generation included), ${x.result.perMinute.toFixed(1)} children/min`);
-  return lines.length === 0 ? "" : `\nCost of one short run per task${when(r)}: ${lines.join("; ")}.\n`;
+/** Per task: the highest mean best-visible and held-out, and whether the lead exceeds one sd. */
+function winners(summary: Json[]): string {
+  const tasks = [...new Set(summary.map((a) => a.task as string))];
+  const lines = tasks.flatMap((task) => {
+    const rows = summary.filter((a) => a.task === task).sort((a, b) => b.visibleMean - a.visibleMean);
+    const [first, second] = rows;
+    const held = [...rows].sort((a, b) => b.heldoutMean - a.heldoutMean)[0];
+    if (first === undefined || held === undefined) return [];
+    const close = second !== undefined && first.visibleMean - second.visibleMean <= Math.max(first.visibleSd, second.visibleSd);
+    const spread = first.runs < 2 ? " (one run each so far: no spread to judge a win by)" : close ? ` (within one sd of ${second.strategy}: not a clear win)` : "";
+    return `- ${task}: highest mean best-visible **${first.strategy}**${spread}; highest held-out of that generation **${held.strategy}**.`;
+  });
+  return lines.length === 0 ? "" : `\n${lines.join("\n")}\n`;
+}
+
+/** What the recorded runs cost: mean wall time of one run per task. */
+function runCost(runs: Json[]): string {
+  const tasks = [...new Set(runs.filter((r) => r.result !== null && r.wallMs !== undefined).map((r) => r.task as string))];
+  const parts = tasks.map((task) => {
+    const walls = runs.filter((r) => r.task === task && r.result !== null && r.wallMs !== undefined).map((r) => r.wallMs as number);
+    return `${task} ${(walls.reduce((a, b) => a + b, 0) / walls.length / 60_000).toFixed(1)} min (${walls.length} runs)`;
+  });
+  return parts.length === 0 ? "" : `\nMean wall time of one run (seed evaluation included): ${parts.join("; ")}.\n`;
 }
 
 async function scaleSection(): Promise<string> {
