@@ -29,6 +29,16 @@ function phasesOfRun(runId: string): string[] {
   return out.split("\n").filter((l) => l.trim() !== "");
 }
 
+/**
+ * True when one of the run's containers is running the agent's improve(): its runner said
+ * so on stdout. Labels cannot tell: a container from the warm pool is labelled "pool"
+ * whatever it is handed out for.
+ */
+function improveRunning(runId: string): boolean {
+  const ids = execFileSync("docker", ["ps", "-q", "--filter", `label=dev.evolve.run=${runId}`], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "");
+  return ids.some((id) => /"type":"ready","exports":\{"improve"/.test(execFileSync("docker", ["logs", id], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })));
+}
+
 async function until<T>(what: string, timeoutMs: number, probe: () => T | null): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -56,10 +66,8 @@ export async function orphanSweep(c: CaseContext): Promise<CaseVerdict> {
   try {
     // The run id is printed at start: "run <id>: task ...".
     const actualId = await until("the run to start", 120_000, () => /^run (\S+):/m.exec(log)?.[1] ?? null);
-    const phases = await until("a self-modification container", 180_000, () => {
-      const p = phasesOfRun(actualId);
-      return p.some((x) => /modify|improve/i.test(x)) ? p : null;
-    });
+    await until("a self-modification container running improve()", 180_000, () => (improveRunning(actualId) ? true : null));
+    const phases = phasesOfRun(actualId);
     first.kill("SIGKILL");
     await exited(first);
     await new Promise((r) => setTimeout(r, 1_000));
