@@ -36,7 +36,16 @@ function phasesOfRun(runId: string): string[] {
  */
 function improveRunning(runId: string): boolean {
   const ids = execFileSync("docker", ["ps", "-q", "--filter", `label=dev.evolve.run=${runId}`], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "");
-  return ids.some((id) => /"type":"ready","exports":\{"improve"/.test(execFileSync("docker", ["logs", id], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })));
+  return ids.some((id) => /"type":"ready","exports":\{"improve"/.test(logsOf(id)));
+}
+
+/** A container's stdout so far; "" when it is gone (the harness removes containers as it goes). */
+function logsOf(id: string): string {
+  try {
+    return execFileSync("docker", ["logs", id], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return "";
+  }
 }
 
 async function until<T>(what: string, timeoutMs: number, probe: () => T | null): Promise<T> {
