@@ -1,4 +1,8 @@
-/** A small seeded PRNG (mulberry32): the same seed gives the same sequence in [0, 1). */
+/**
+ * A small seeded PRNG (mulberry32): the same seed gives the same sequence in [0, 1). The
+ * project's one copy: the runner uses it in containers, and trusted task code (the snake
+ * game's hidden food, circle-packing's reference script) on the host.
+ */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

@@ -5,7 +5,7 @@
  * The values it prints for each n are written into visible.json / heldout.json.
  */
 
-import { mulberry32 } from "../shared/mulberry32.js";
+import { seededRandom } from "../../sandbox/runner/seeded-random.js";
 
 type Circles = Float64Array; // [x0, y0, r0, x1, y1, r1, ...]
 
@@ -95,7 +95,7 @@ const restarts = Number(process.env["RESTARTS"] ?? 60);
 const iterations = Number(process.env["ITERATIONS"] ?? 20000);
 for (const arg of process.argv.slice(2)) {
   const n = Number(arg);
-  const random = mulberry32(1000 + n);
+  const random = seededRandom(1000 + n);
   let best = 0;
   for (let k = 0; k < restarts; k++) best = Math.max(best, optimise(n, random, iterations).sum);
   console.log(JSON.stringify({ n, best: Number(best.toFixed(6)), restarts, iterations }));

@@ -1,6 +1,6 @@
 /** The snake game itself (trusted, on the host): a seeded board the candidate only sees step by step. */
 
-import { mulberry32 } from "../shared/mulberry32.js";
+import { seededRandom } from "../../sandbox/runner/seeded-random.js";
 
 export type Direction = "up" | "down" | "left" | "right";
 export const DIRECTIONS: readonly Direction[] = ["up", "down", "left", "right"];
@@ -17,7 +17,7 @@ export class SnakeGame {
   private readonly random: () => number;
 
   constructor(readonly width: number, readonly height: number, seed: number) {
-    this.random = mulberry32(seed);
+    this.random = seededRandom(seed);
     const x = Math.floor(width / 2), y = Math.floor(height / 2);
     this.snake = [[x, y], [x - 1, y], [x - 2, y]];
     this.placeFood();
