@@ -38,6 +38,16 @@ function errorMessage(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
+/**
+ * Names the limit a hung call ran into. The call itself is given only what is left of the
+ * instance's budget (a few ms less than the limit), and that figure means nothing to a user.
+ */
+function timeoutFailure(limits: GradeLimits, boundBySplit: boolean): string {
+  return boundBySplit
+    ? "timeout: no answer within the evaluation's time limit (the split ran out of time)"
+    : `timeout: no answer within ${limits.instanceTimeoutMs} ms (the instance time limit)`;
+}
+
 /** Runs the grader once against `target`; never throws for the candidate's or the grader's faults. */
 export async function attemptInstance(
   grader: Grader,
@@ -48,6 +58,7 @@ export async function attemptInstance(
 ): Promise<Attempt> {
   const started = Date.now();
   const instanceDeadline = Math.min(started + limits.instanceTimeoutMs, limits.splitDeadline);
+  const boundBySplit = limits.splitDeadline < started + limits.instanceTimeoutMs;
   let failure: string | null = null;
   let computeMs = 0;
 
@@ -62,7 +73,7 @@ export async function attemptInstance(
     const reply = await target.call(input, { timeoutMs: remaining });
     computeMs += reply.durationMs;
     if (!reply.ok) {
-      failure = `${reply.kind}: ${reply.reason}`;
+      failure = reply.kind === "timeout" ? timeoutFailure(limits, boundBySplit) : `${reply.kind}: ${reply.reason}`;
       return reply;
     }
     const bytes = jsonBytes(reply.value);

@@ -1,0 +1,42 @@
+/**
+ * The instance grading without a container: a target that hangs the way a real session
+ * reports a hang, so the failure text can be checked exactly (CI once saw "2999 ms").
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { attemptInstance, type CallTarget } from "../../harness/src/evaluation/grade-instance.js";
+import { defineGrader, describeFailure } from "../../harness/src/evaluation/grader.js";
+
+/** Hangs for the whole timeout it is given and then answers as the sandbox does. */
+const hangingTarget: CallTarget = {
+  alive: true,
+  async call(_input, { timeoutMs }) {
+    await new Promise((resolve) => setTimeout(resolve, timeoutMs));
+    return { ok: false, kind: "timeout", reason: `no answer within ${timeoutMs} ms`, durationMs: timeoutMs };
+  },
+};
+
+const askOnce = defineGrader({
+  instanceSchema: z.object({ id: z.string() }),
+  async grade(_instance, solve) {
+    // Let a few ms pass first, so the call gets less than the whole instance budget.
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const reply = await solve(1);
+    return reply.ok ? { score: 1, value: 1, feedback: "" } : { score: 0, value: null, feedback: describeFailure(reply) };
+  },
+});
+
+describe("attemptInstance", () => {
+  it("names the instance time limit a hung call ran into, not the budget left when it was made", async () => {
+    const limits = { instanceTimeoutMs: 200, splitDeadline: Date.now() + 60_000, outputCapBytes: 1024 };
+    const attempt = await attemptInstance(askOnce, { id: "a" }, hangingTarget, 1, limits);
+    expect(attempt.failure).toBe("timeout: no answer within 200 ms (the instance time limit)");
+    expect(attempt.outcome.score).toBe(0);
+  });
+
+  it("says the split ran out when its deadline came before the instance limit", async () => {
+    const limits = { instanceTimeoutMs: 60_000, splitDeadline: Date.now() + 100, outputCapBytes: 1024 };
+    const attempt = await attemptInstance(askOnce, { id: "a" }, hangingTarget, 1, limits);
+    expect(attempt.failure).toMatch(/^timeout: no answer within the evaluation's time limit/);
+  });
+});
