@@ -7,17 +7,19 @@
  * RSS of the harness during a real W = 2 run: `evolve run` as a user starts it (its own
  * process, the CLI's node flags), offline, on the default task.
  *
- *   npx tsx bench/archive-scale.ts [--sizes 1000,10000] [--reps 3] [--run-generations 20]
+ *   npx tsx bench/archive-scale.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { argInt, argValue } from "./lib/args.js";
+import { argInt, argValue, checkArgs } from "./lib/args.js";
 import { evolveCli, harnessNode } from "./lib/harness-node.js";
 import { measureProcess, type ProcessMeasure } from "./lib/measure-process.js";
 import { saveResults, table } from "./lib/stats.js";
 import { writeSyntheticArchive } from "./lib/synthetic-archive.js";
+
+checkArgs("npx tsx bench/archive-scale.ts [--sizes 1000,10000] [--reps 3] [--run-generations 20]");
 
 const REPO = resolve(import.meta.dirname, "..");
 const sizes = argValue("sizes", "1000,10000").split(",").map(Number);

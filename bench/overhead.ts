@@ -4,15 +4,17 @@
  * (ready → result of improve, seen on the runner's stdout) and the task's own compute
  * (EvaluationResult.computeMs) shown apart. Run without and with the sandbox warm pool.
  *
- *   npx tsx bench/overhead.ts [--generations 20] [--task email-validation] [--pool both|off|on] [--pool-size 2]
+ *   npx tsx bench/overhead.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
 import { connectEngine } from "../sandbox/src/index.js";
-import { argInt, argValue, load1 } from "./lib/args.js";
+import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import { BREAKDOWN_ROWS, breakdown, type Breakdown } from "./lib/generation-breakdown.js";
 import { removeRoot, runEvolution } from "./lib/run-evolution.js";
 import { percentile, saveResults, table } from "./lib/stats.js";
 import { timingEngine } from "./lib/timing-engine.js";
+
+checkArgs("npx tsx bench/overhead.ts [--generations 20] [--task email-validation] [--pool both|off|on] [--pool-size 2]");
 
 const generations = argInt("generations", 20);
 const task = argValue("task", DEFAULT_TASK);

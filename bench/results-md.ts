@@ -8,7 +8,10 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_WARM_POOL } from "../harness/src/evolution/index.js";
+import { checkArgs } from "./lib/args.js";
 import { BENCH_DIR, percentile, table } from "./lib/stats.js";
+
+checkArgs("npx tsx bench/results-md.ts");
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- read back from our own result files
 

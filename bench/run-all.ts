@@ -3,12 +3,14 @@
  * The search benchmark runs at REDUCED settings unless `--full` is given (the full grid is
  * 5 strategies × 3 tasks × 5 seeds × 60 children: many hours on a 2-core machine).
  *
- *   npx tsx bench/run-all.ts [--full] [--only overhead,sandbox-tax,throughput,search,archive-scale]
+ *   npx tsx bench/run-all.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { argFlag, argValue } from "./lib/args.js";
+import { argFlag, argValue, checkArgs } from "./lib/args.js";
 import { BENCH_DIR } from "./lib/stats.js";
+
+checkArgs("npx tsx bench/run-all.ts [--full] [--only overhead,sandbox-tax,throughput,search,archive-scale]");
 
 const full = argFlag("full");
 const parts: [string, string[]][] = [

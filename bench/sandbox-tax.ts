@@ -8,7 +8,7 @@
  * HEAD before anything runs), i.e. trusted code written by us; no archived, child or
  * model-written agent is ever run this way. The child process gets an empty environment.
  *
- *   npx tsx bench/sandbox-tax.ts [--rounds 5] [--target-ms 5000] [--pool 0] [--milli-cpus 0]
+ *   npx tsx bench/sandbox-tax.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -18,9 +18,11 @@ import { join, resolve } from "node:path";
 import { evaluateCandidate, loadTask, type Task } from "../harness/src/evaluation/index.js";
 import { createValidator } from "../harness/src/validation/index.js";
 import { connectEngine, newSessionId, type SandboxEngine } from "../sandbox/src/index.js";
-import { argInt, load1 } from "./lib/args.js";
+import { argInt, checkArgs, load1 } from "./lib/args.js";
 import { bareEngine } from "./lib/bare-engine.js";
 import { percentile, saveResults, table } from "./lib/stats.js";
+
+checkArgs("npx tsx bench/sandbox-tax.ts [--rounds 5] [--target-ms 5000] [--pool 0] [--milli-cpus 0]");
 
 const REPO = resolve(import.meta.dirname, "..");
 const SEED = join(REPO, "seed-agent");

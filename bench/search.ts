@@ -15,10 +15,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_WARM_POOL } from "../harness/src/evolution/index.js";
-import { argFlag, argInt, argValue } from "./lib/args.js";
+import { argFlag, argInt, argValue, checkArgs } from "./lib/args.js";
 import { spawnRun } from "./lib/spawn-run.js";
 import type { RunOnceResult } from "./lib/run-once.js";
 import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
+
+checkArgs("npx tsx bench/search.ts [--generations 60] [--seeds 5] [--workers 2] [--tasks circle-packing,email-validation,snake] [--strategies score_child_prop,hyperagents,greedy,latest,random] [--name search|search-reduced] [--fresh]");
 
 const FULL = { generations: 60, seeds: 5, tasks: ["circle-packing", "email-validation", "snake"], strategies: ["score_child_prop", "hyperagents", "greedy", "latest", "random"] };
 const generations = argInt("generations", FULL.generations);

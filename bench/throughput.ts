@@ -5,12 +5,14 @@
  * (part 5 asks for it at W = 2). The rate is measured between the seed's record and the
  * last child's, so start-up and the end-of-run report are not counted.
  *
- *   npx tsx bench/throughput.ts [--generations 20] [--workers 1,2,4] [--task email-validation]
+ *   npx tsx bench/throughput.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
-import { argInt, argValue, load1 } from "./lib/args.js";
+import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import { spawnRun } from "./lib/spawn-run.js";
 import { saveResults, table } from "./lib/stats.js";
+
+checkArgs("npx tsx bench/throughput.ts [--generations 20] [--workers 1,2,4] [--task email-validation]");
 
 const generations = argInt("generations", 20);
 const workers = argValue("workers", "1,2,4").split(",").map(Number);
