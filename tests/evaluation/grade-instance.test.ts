@@ -31,12 +31,36 @@ describe("attemptInstance", () => {
     const limits = { instanceTimeoutMs: 200, splitDeadline: Date.now() + 60_000, outputCapBytes: 1024 };
     const attempt = await attemptInstance(askOnce, { id: "a" }, hangingTarget, 1, limits);
     expect(attempt.failure).toBe("timeout: no answer within 200 ms (the instance time limit)");
+    expect(attempt.outcome.feedback).toBe(attempt.failure); // what the grader saw says the same
     expect(attempt.outcome.score).toBe(0);
   });
 
   it("says the split ran out when its deadline came before the instance limit", async () => {
     const limits = { instanceTimeoutMs: 60_000, splitDeadline: Date.now() + 100, outputCapBytes: 1024 };
     const attempt = await attemptInstance(askOnce, { id: "a" }, hangingTarget, 1, limits);
-    expect(attempt.failure).toMatch(/^timeout: no answer within the evaluation's time limit/);
+    expect(attempt.failure).toMatch(/^timeout: no answer within the whole-evaluation time limit/);
+  });
+
+  it("says the instance limit was reached when a later call of an episode starts past it", async () => {
+    // Answers, but only after the whole budget is gone (a real session would have cut it off).
+    const slowTarget: CallTarget = {
+      alive: true,
+      async call(_input, { timeoutMs }) {
+        await new Promise((resolve) => setTimeout(resolve, timeoutMs + 20));
+        return { ok: true, value: 1, durationMs: timeoutMs + 20 };
+      },
+    };
+    const twoCalls = defineGrader({
+      instanceSchema: z.object({ id: z.string() }),
+      async grade(_instance, solve) {
+        await solve(1);
+        const second = await solve(2);
+        return second.ok ? { score: 1, value: 1, feedback: "" } : { score: 0, value: null, feedback: describeFailure(second) };
+      },
+    });
+    const limits = { instanceTimeoutMs: 100, splitDeadline: Date.now() + 60_000, outputCapBytes: 1024 };
+    const attempt = await attemptInstance(twoCalls, { id: "a" }, slowTarget, 1, limits);
+    expect(attempt.failure).toBe("timeout: the instance time limit of 100 ms was reached");
+    expect(attempt.outcome.feedback).toBe(attempt.failure);
   });
 });

@@ -39,13 +39,16 @@ function errorMessage(cause: unknown): string {
 }
 
 /**
- * Names the limit a hung call ran into. The call itself is given only what is left of the
- * instance's budget (a few ms less than the limit), and that figure means nothing to a user.
+ * Names the limit a call ran into (`hung`) or that had passed before it was made. A call is
+ * given only what is left of the instance's budget (a few ms less than the limit), and that
+ * figure means nothing to a user.
  */
-function timeoutFailure(limits: GradeLimits, boundBySplit: boolean): string {
+function timeoutReason(limits: GradeLimits, boundBySplit: boolean, hung: boolean): string {
+  const limit = boundBySplit ? "the whole-evaluation time limit" : `the instance time limit of ${limits.instanceTimeoutMs} ms`;
+  if (!hung) return `${limit} was reached`;
   return boundBySplit
-    ? "timeout: no answer within the evaluation's time limit (the split ran out of time)"
-    : `timeout: no answer within ${limits.instanceTimeoutMs} ms (the instance time limit)`;
+    ? `no answer within ${limit} (the split ran out of time)`
+    : `no answer within ${limits.instanceTimeoutMs} ms (the instance time limit)`;
 }
 
 /** Runs the grader once against `target`; never throws for the candidate's or the grader's faults. */
@@ -67,13 +70,15 @@ export async function attemptInstance(
       return { ok: false, kind: "error", reason: `not asked: an earlier call failed (${failure})`, durationMs: 0 };
     const remaining = instanceDeadline - Date.now();
     if (remaining <= 0) {
-      failure = `timeout: instance time limit of ${limits.instanceTimeoutMs} ms reached`;
-      return { ok: false, kind: "timeout", reason: failure, durationMs: 0 };
+      const reason = timeoutReason(limits, boundBySplit, false);
+      failure = `timeout: ${reason}`;
+      return { ok: false, kind: "timeout", reason, durationMs: 0 };
     }
-    const reply = await target.call(input, { timeoutMs: remaining });
+    const answer = await target.call(input, { timeoutMs: remaining });
+    const reply = answer.ok || answer.kind !== "timeout" ? answer : { ...answer, reason: timeoutReason(limits, boundBySplit, true) };
     computeMs += reply.durationMs;
     if (!reply.ok) {
-      failure = reply.kind === "timeout" ? timeoutFailure(limits, boundBySplit) : `${reply.kind}: ${reply.reason}`;
+      failure = `${reply.kind}: ${reply.reason}`;
       return reply;
     }
     const bytes = jsonBytes(reply.value);
