@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { attemptInstance, type CallTarget } from "../../harness/src/evaluation/grade-instance.js";
-import { defineGrader, describeFailure } from "../../harness/src/evaluation/grader.js";
+import { defineGrader, describeFailure, type SolveCall, type SolveReply } from "../../harness/src/evaluation/grader.js";
 
 /** Hangs for the whole timeout it is given and then answers as the sandbox does. */
 const hangingTarget: CallTarget = {
@@ -16,21 +16,28 @@ const hangingTarget: CallTarget = {
   },
 };
 
-const askOnce = defineGrader({
-  instanceSchema: z.object({ id: z.string() }),
-  async grade(_instance, solve) {
-    // Let a few ms pass first, so the call gets less than the whole instance budget.
-    await new Promise((resolve) => setTimeout(resolve, 15));
-    const reply = await solve(1);
-    return reply.ok ? { score: 1, value: 1, feedback: "" } : { score: 0, value: null, feedback: describeFailure(reply) };
-  },
+/** A grader that scores the last reply of its episode: 1 if answered, else 0 with the reason. */
+function episodeGrader(episode: (solve: SolveCall) => Promise<SolveReply>) {
+  return defineGrader({
+    instanceSchema: z.object({ id: z.string() }),
+    async grade(_instance, solve) {
+      const reply = await episode(solve);
+      return reply.ok ? { score: 1, value: 1, feedback: "" } : { score: 0, value: null, feedback: describeFailure(reply) };
+    },
+  });
+}
+
+const askOnce = episodeGrader(async (solve) => {
+  // Let a few ms pass first, so the call gets less than the whole instance budget.
+  await new Promise((resolve) => setTimeout(resolve, 15));
+  return solve(1);
 });
 
 describe("attemptInstance", () => {
   it("names the instance time limit a hung call ran into, not the budget left when it was made", async () => {
     const limits = { instanceTimeoutMs: 200, splitDeadline: Date.now() + 60_000, outputCapBytes: 1024 };
     const attempt = await attemptInstance(askOnce, { id: "a" }, hangingTarget, 1, limits);
-    expect(attempt.failure).toBe("timeout: no answer within 200 ms (the instance time limit)");
+    expect(attempt.failure).toBe("timeout: no answer within the instance time limit of 200 ms");
     expect(attempt.outcome.feedback).toBe(attempt.failure); // what the grader saw says the same
     expect(attempt.outcome.score).toBe(0);
   });
@@ -38,7 +45,7 @@ describe("attemptInstance", () => {
   it("says the split ran out when its deadline came before the instance limit", async () => {
     const limits = { instanceTimeoutMs: 60_000, splitDeadline: Date.now() + 100, outputCapBytes: 1024 };
     const attempt = await attemptInstance(askOnce, { id: "a" }, hangingTarget, 1, limits);
-    expect(attempt.failure).toMatch(/^timeout: no answer within the whole-evaluation time limit/);
+    expect(attempt.failure).toMatch(/^timeout: no answer within the whole-evaluation time limit$/);
   });
 
   it("says the instance limit was reached when a later call of an episode starts past it", async () => {
@@ -50,13 +57,9 @@ describe("attemptInstance", () => {
         return { ok: true, value: 1, durationMs: timeoutMs + 20 };
       },
     };
-    const twoCalls = defineGrader({
-      instanceSchema: z.object({ id: z.string() }),
-      async grade(_instance, solve) {
-        await solve(1);
-        const second = await solve(2);
-        return second.ok ? { score: 1, value: 1, feedback: "" } : { score: 0, value: null, feedback: describeFailure(second) };
-      },
+    const twoCalls = episodeGrader(async (solve) => {
+      await solve(1);
+      return solve(2);
     });
     const limits = { instanceTimeoutMs: 100, splitDeadline: Date.now() + 60_000, outputCapBytes: 1024 };
     const attempt = await attemptInstance(twoCalls, { id: "a" }, slowTarget, 1, limits);

@@ -45,10 +45,7 @@ function errorMessage(cause: unknown): string {
  */
 function timeoutReason(limits: GradeLimits, boundBySplit: boolean, hung: boolean): string {
   const limit = boundBySplit ? "the whole-evaluation time limit" : `the instance time limit of ${limits.instanceTimeoutMs} ms`;
-  if (!hung) return `${limit} was reached`;
-  return boundBySplit
-    ? `no answer within ${limit} (the split ran out of time)`
-    : `no answer within ${limits.instanceTimeoutMs} ms (the instance time limit)`;
+  return hung ? `no answer within ${limit}` : `${limit} was reached`;
 }
 
 /** Runs the grader once against `target`; never throws for the candidate's or the grader's faults. */

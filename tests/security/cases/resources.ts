@@ -174,7 +174,7 @@ export async function taskTimerTampering(c: CaseContext): Promise<CaseVerdict> {
     const run = await evaluateAttacks(c, build, ["timers"], { instanceTimeoutMs: timeout });
     const r = run.byId("timers");
     expect(r.score).toBe(0);
-    expect(r.error).toMatch(/^timeout: no answer within 3000 ms \(the instance time limit\)$/);
+    expect(r.error).toMatch(/^timeout: no answer within the instance time limit of 3000 ms$/);
     expect(r.durationMs).toBeLessThan(timeout + KILL_SLACK_MS);
     return { outcome: `score 0; killed at the harness's ${timeout} ms deadline`, containMs: r.durationMs };
   } finally {
