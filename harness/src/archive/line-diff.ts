@@ -12,6 +12,18 @@ export type Edit =
 /** Past this many differences the diff stops searching for a minimal script. */
 const MAX_EDIT_DISTANCE = 4000;
 
+/**
+ * Line comparisons one diff of a whole tree may spend (about a second of CPU). Agent trees
+ * are hostile: repetitive files can make Myers walk long snakes on every diagonal, so past
+ * this budget the remaining files fall back to "replace all" (still a correct patch).
+ */
+export const MAX_DIFF_WORK = 200_000_000;
+
+/** What is left of a diff's work budget; shared by the files of one tree. */
+export interface DiffBudget {
+  left: number;
+}
+
 /** Splits text into lines, each with its "\n" except possibly the last. */
 export function splitLines(text: string): string[] {
   const out: string[] = [];
@@ -28,8 +40,8 @@ export function splitLines(text: string): string[] {
   return out;
 }
 
-/** An edit script turning `a` into `b`; minimal unless the distance exceeds MAX_EDIT_DISTANCE. */
-export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
+/** An edit script turning `a` into `b`; minimal unless the distance exceeds MAX_EDIT_DISTANCE or the budget runs out. */
+export function diffLines(a: readonly string[], b: readonly string[], budget: DiffBudget = { left: MAX_DIFF_WORK }): Edit[] {
   // Compare small integers rather than strings in the inner loop.
   const ids = new Map<string, number>();
   const intern = (s: string): number => {
@@ -47,7 +59,7 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
 
   const edits: Edit[] = [];
   for (let i = 0; i < prefix; i++) edits.push({ op: "equal", a: i, b: i });
-  const middle = myers(A.subarray(prefix, A.length - suffix), B.subarray(prefix, B.length - suffix));
+  const middle = myers(A.subarray(prefix, A.length - suffix), B.subarray(prefix, B.length - suffix), budget);
   for (const e of middle) {
     switch (e.op) {
       case "equal":
@@ -65,25 +77,29 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
   return edits;
 }
 
-function myers(A: Int32Array, B: Int32Array): Edit[] {
+function myers(A: Int32Array, B: Int32Array, budget: DiffBudget): Edit[] {
   const n = A.length;
   const m = B.length;
   const max = n + m;
   if (max === 0) return [];
+  if (budget.left <= 0) return replaceAll(n, m);
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
   // trace[d] holds v[-d..d] as it was before step d, enough to walk back from step d.
   const trace: Int32Array[] = [];
   for (let d = 0; d <= max; d++) {
-    if (d > MAX_EDIT_DISTANCE) return replaceAll(n, m);
+    if (d > MAX_EDIT_DISTANCE || budget.left <= 0) return replaceAll(n, m);
     trace.push(v.slice(offset - d, offset + d + 1));
+    budget.left -= d + 1;
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0)) ? (v[offset + k + 1] ?? 0) : (v[offset + k - 1] ?? 0) + 1;
       let y = x - k;
+      const snakeFrom = x;
       while (x < n && y < m && A[x] === B[y]) {
         x++;
         y++;
       }
+      budget.left -= x - snakeFrom;
       v[offset + k] = x;
       if (x >= n && y >= m) return backtrack(trace, n, m);
     }

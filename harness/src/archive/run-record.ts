@@ -17,6 +17,10 @@ export const RunLimits = z
     pidsLimit: z.number().int().positive(),
     tmpfsBytes: z.number().positive(),
     logBytes: z.number().positive(),
+    /** Heap cap (MiB) of the worker that runs a candidate's policy, compile and signature checks. */
+    checkMemoryMb: z.number().int().positive(),
+    /** Wall clock (ms) of one candidate's policy, compile and signature checks. */
+    checkTimeoutMs: z.number().int().positive(),
   })
   .partial()
   .catchall(z.number().nullable());

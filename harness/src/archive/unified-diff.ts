@@ -5,8 +5,8 @@
  */
 import { EvolveError } from "../../../sandbox/src/errors.js";
 import type { ChangedFile } from "./generation-record.js";
-import type { Edit } from "./line-diff.js";
-import { diffLines, splitLines } from "./line-diff.js";
+import type { DiffBudget, Edit } from "./line-diff.js";
+import { diffLines, MAX_DIFF_WORK, splitLines } from "./line-diff.js";
 import type { Tree } from "./tree.js";
 import { comparePaths } from "./tree.js";
 
@@ -24,12 +24,13 @@ export function diffTrees(from: Tree, to: Tree): TreeDiff {
   const paths = [...new Set([...from.keys(), ...to.keys()])].sort(comparePaths);
   let patch = "";
   const changes: ChangedFile[] = [];
+  const budget: DiffBudget = { left: MAX_DIFF_WORK };
   for (const path of paths) {
     if (/[\n\r\t]/.test(path)) throw new EvolveError("internal", `cannot diff a path with control characters: ${JSON.stringify(path)}`);
     const before = from.get(path);
     const after = to.get(path);
     if (before === after) continue;
-    const diff = diffFile(path, before ?? null, after ?? null);
+    const diff = diffFile(path, before ?? null, after ?? null, budget);
     patch += diff.text;
     changes.push(diff.change);
   }
@@ -37,10 +38,10 @@ export function diffTrees(from: Tree, to: Tree): TreeDiff {
 }
 
 /** The diff section of one file; null text stands for "no such file". */
-export function diffFile(path: string, before: string | null, after: string | null): { text: string; change: ChangedFile } {
+export function diffFile(path: string, before: string | null, after: string | null, budget?: DiffBudget): { text: string; change: ChangedFile } {
   const a = before === null ? [] : splitLines(before);
   const b = after === null ? [] : splitLines(after);
-  const edits = diffLines(a, b);
+  const edits = diffLines(a, b, budget);
   let text = `diff --git a/${path} b/${path}\n`;
   if (before === null) text += "new file mode 100644\n";
   if (after === null) text += "deleted file mode 100644\n";

@@ -7,6 +7,7 @@ export type { RunIo } from "./start-run.js";
 export { resumeRun } from "./resume.js";
 export {
   BUILTIN_TASKS_DIR,
+  checkLimitsOf,
   DEFAULT_AGENT_DIR,
   DEFAULT_ARCHIVE_ROOT,
   DEFAULT_GENERATIONS,

@@ -13,7 +13,7 @@ import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 import { preflight } from "./preflight.js";
-import { DEFAULT_ARCHIVE_ROOT, DEFAULT_WARM_POOL } from "./run-options.js";
+import { checkLimitsOf, DEFAULT_ARCHIVE_ROOT, DEFAULT_WARM_POOL } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import { resolveRunDir, type RunIo } from "./start-run.js";
 import type { RunSummary } from "./summary.js";
@@ -34,13 +34,19 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
     });
   }
   const recorded = writer.recordedIds();
-  const validator = createValidator();
+  const validator = createValidator({ limits: checkLimitsOf(writer.run) });
+  validator.warm();
   let task;
   if (recorded.includes("g0000")) {
     task = await loadTask(config.task.dir);
   } else {
     const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
-    task = await preflight(config.task.dir, config.agentDir, validator, scratch).finally(() => rm(scratch, { recursive: true, force: true }));
+    task = await preflight(config.task.dir, config.agentDir, validator, scratch)
+      .catch(async (error: unknown) => {
+        await validator.close();
+        throw error;
+      })
+      .finally(() => rm(scratch, { recursive: true, force: true }));
   }
   await writer.appendEvent({ type: "resumed", at: new Date().toISOString(), recorded: recorded.length });
   const children = recorded.filter((id) => id !== "g0000").length;

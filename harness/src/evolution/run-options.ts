@@ -2,7 +2,10 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
+import type { RunRecord } from "../archive/index.js";
 import { SelectionStrategyName, DEFAULT_SELECTION_STRATEGY } from "../selection/index.js";
+// The file, not the folder index: that would load ts-morph and dockerode for `evolve run --help`.
+import { CheckLimits, DEFAULT_CHECK_LIMITS } from "../validation/check-limits.js";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 
@@ -51,10 +54,23 @@ export const RunOptions = z.object({
   /** Wall clock of one self-modification container. */
   improveTimeoutMs: PositiveInt.default(DEFAULT_IMPROVE_TIMEOUT_MS),
   importTimeoutMs: PositiveInt.optional(),
+  /** Heap cap of the check worker (policy, compile, signature), MiB. */
+  checkMemoryMb: CheckLimits.shape.memoryMb.default(DEFAULT_CHECK_LIMITS.memoryMb),
+  /** Wall clock of one candidate's policy, compile and signature checks. */
+  checkTimeoutMs: CheckLimits.shape.timeoutMs.default(DEFAULT_CHECK_LIMITS.timeoutMs),
   /** Run id (folder name); generated when absent. */
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).optional(),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
+
+/** The check limits a run was started with (runs recorded before they existed: the defaults). */
+export function checkLimitsOf(run: RunRecord): CheckLimits {
+  const { checkMemoryMb, checkTimeoutMs } = run.config.limits;
+  return CheckLimits.parse({
+    memoryMb: typeof checkMemoryMb === "number" ? checkMemoryMb : DEFAULT_CHECK_LIMITS.memoryMb,
+    timeoutMs: typeof checkTimeoutMs === "number" ? checkTimeoutMs : DEFAULT_CHECK_LIMITS.timeoutMs,
+  });
+}
 
 /** The built-in task folder for a name, or the path itself when it is not a plain name. */
 export function taskDirFor(task: string): string {

@@ -105,6 +105,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     // Idle warm-pool sandboxes (EVOLVE_WARM_POOL) go with the run; a no-op without a pool.
     await ctx.sandbox.engine.close().catch(() => undefined);
     await ctx.builds.dispose().catch(() => undefined);
+    await inputs.validator.close().catch(() => undefined);
     await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
   if (end === "interrupted") {

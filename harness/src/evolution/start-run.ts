@@ -61,9 +61,18 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
   const agentDir = origin?.snapshotDir ?? resolve(options.agent);
 
-  const validator = createValidator();
+  const validator = createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } });
+  validator.warm();
   const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
-  const task = await preflight(taskDir, agentDir, validator, scratch).finally(() => rm(scratch, { recursive: true, force: true }));
+  let task;
+  try {
+    task = await preflight(taskDir, agentDir, validator, scratch);
+  } catch (error) {
+    await validator.close();
+    throw error;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 
   const engine = io.engine ?? (await connectEngine({ warmPoolDefault: DEFAULT_WARM_POOL }));
   const swept = await engine.sweep();
@@ -90,6 +99,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
         generationTokens: options.generationTokens,
         improveTimeoutMs: options.improveTimeoutMs,
         importTimeoutMs: options.importTimeoutMs ?? null,
+        checkMemoryMb: options.checkMemoryMb,
+        checkTimeoutMs: options.checkTimeoutMs,
       },
     },
     harnessVersion: await harnessVersion(),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { newSessionId, type SandboxEngine } from "../../../sandbox/src/index.js";
 import type { GenerationRecord, RunRecord } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
-import { createBuildCache, DEFAULT_IMPROVE_TIMEOUT_MS, type RunContext } from "../evolution/index.js";
+import { checkLimitsOf, createBuildCache, DEFAULT_IMPROVE_TIMEOUT_MS, type RunContext } from "../evolution/index.js";
 import { BudgetLedger, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, priceFor, type LlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 
@@ -43,7 +43,7 @@ export function spentBefore(generations: readonly GenerationRecord[], child: Gen
 /** A run context like the recorded run's, in a temp work folder; dispose() removes the work. */
 export async function createReplayContext(run: RunRecord, env: ReplayEnvironment): Promise<RunContext> {
   const image = await env.engine.ensureRuntimeImage();
-  const validator = createValidator();
+  const validator = createValidator({ limits: checkLimitsOf(run) });
   const workRoot = await mkdtemp(join(tmpdir(), "evolve-replay-"));
   const importTimeoutMs = limit(run, "importTimeoutMs");
   return {

@@ -113,6 +113,7 @@ export async function replayLineage(options: ReplayOptions): Promise<ReplayRepor
     }
   } finally {
     await ctx.builds.dispose().catch(() => undefined);
+    await ctx.validator.close().catch(() => undefined);
     await rm(ctx.workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
   return { lineage, rebuild: { ok: true }, selfModify, scores, verdict: verdictOf(selfModify, scores, tolerance), tolerance };

@@ -5,8 +5,9 @@ export {
   validateRewrite,
   validateSeed,
 } from "./validate.js";
-export type { StaticOutcome, ValidateOptions, ValidateRewriteOptions, ValidationOutcome, Validator } from "./validate.js";
-export { TreeCompiler } from "./tree-compiler.js";
+export type { ValidateOptions, ValidateRewriteOptions, ValidationOutcome, Validator } from "./validate.js";
+export type { StaticOutcome } from "./static-checks.js";
+export { CheckLimits, DEFAULT_CHECK_LIMITS } from "./check-limits.js";
 export { DEFAULT_POLICY_CAPS, PolicyCaps } from "./policy-caps.js";
 export { REQUIRED_FILES } from "./policy.js";
 export { ALLOWED_NODE_BUILTINS, CONTRACT_MODULE, TOOLCHAIN_PACKAGES } from "./compiler-options.js";

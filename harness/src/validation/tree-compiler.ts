@@ -93,8 +93,11 @@ export class TreeCompiler {
     return found !== undefined && inside(tree, resolve(found.resolvedFileName)) ? found : undefined;
   }
 
-  /** Gates 1 and 2 for the tree at `treeDir` whose files (relative, `/`-separated) are `files`. */
-  check(treeDir: string, files: readonly string[]): StaticCheck {
+  /**
+   * Gates 1 and 2 for the tree at `treeDir` whose files (relative, `/`-separated) are `files`;
+   * `onSignature` is called when gate 1 passed and gate 2 starts.
+   */
+  check(treeDir: string, files: readonly string[], onSignature: () => void = () => undefined): StaticCheck {
     const root = resolve(treeDir);
     const started = performance.now();
     const tsFiles = files.filter((f) => f.endsWith(".ts")).sort();
@@ -116,6 +119,7 @@ export class TreeCompiler {
       if (compileFailure !== null) return { ok: false, failure: compileFailure, compileMs: performance.now() - started };
       const emitted = this.#emit(program, sources, keys);
       const compileMs = performance.now() - started;
+      onSignature();
       const signatureStarted = performance.now();
       const signatureKey = `signature\0${keys.keyOf(...ENTRIES.map((e) => e.file))}`;
       const checkSource = program.getSourceFile(checkFile.getFilePath());

@@ -2,14 +2,12 @@
  * The validation pipeline: policy → compile → signature → import, stopping at the first
  * failure. A failure is data (the agent misbehaved); an EvolveError means the harness
  * failed. Validation never executes agent code on the host: gates 0–2 only read and compile
- * it, gate 3 runs the emitted JS in a container.
+ * it, in a check worker with a memory cap and a wall clock (bounded-checker.ts); gate 3
+ * runs the emitted JS in a container.
  */
-import { mkdir, readdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { ValidationFailure, ValidationTimings } from "../contract/results.js";
 import {
-  EvolveError,
   type Runtime,
   type RuntimeImage,
   type SandboxEngine,
@@ -17,10 +15,11 @@ import {
   connectEngine,
   newSessionId,
 } from "../../../sandbox/src/index.js";
+import { BoundedChecker } from "./bounded-checker.js";
+import { CheckLimits, DEFAULT_CHECK_LIMITS } from "./check-limits.js";
 import { checkImportGate } from "./import-gate.js";
-import { checkPolicy } from "./policy.js";
 import { DEFAULT_POLICY_CAPS, PolicyCaps } from "./policy-caps.js";
-import { type EmittedFile, TreeCompiler } from "./tree-compiler.js";
+import type { StaticOutcome } from "./static-checks.js";
 
 /** Default wall clock of the import check's container. */
 export const DEFAULT_IMPORT_TIMEOUT_MS = 10_000;
@@ -51,10 +50,7 @@ export type ValidationOutcome =
   | { ok: true; timings: ValidationTimings }
   | { ok: false; failure: ValidationFailure; timings: ValidationTimings };
 
-/** Gates 0–2 only: what runs on the host. */
-export type StaticOutcome = ValidationOutcome;
-
-/** A validator keeps the compiler (parsed lib files, toolchain types) warm between candidates. */
+/** A validator keeps the compiler (parsed lib files, toolchain types) warm between candidates, in its check worker. */
 export interface Validator {
   /** All four gates for a child tree against its parent. */
   validateRewrite(options: ValidateRewriteOptions): Promise<ValidationOutcome>;
@@ -62,33 +58,25 @@ export interface Validator {
   validateSeed(options: ValidateOptions): Promise<ValidationOutcome>;
   /** Gates 0–2 (policy, compile, signature); fills buildDir when they pass. */
   validateStatic(options: ValidateOptions & { parentDir: string | null }): Promise<StaticOutcome>;
+  /** The limits of gates 0–2 (memory of the check worker, wall clock per candidate). */
+  readonly limits: CheckLimits;
+  /** Starts the check worker now, so its warm-up overlaps other work. */
+  warm(): void;
+  /** Stops the check worker (waits for a check in progress). */
+  close(): Promise<void>;
 }
 
 const TimeoutMs = z.number().int().positive();
 
-/** A validator with its own warm compiler; pass one `compiler` to share it further. */
-export function createValidator(shared: { compiler?: TreeCompiler } = {}): Validator {
-  let compiler = shared.compiler;
+/** A validator with its own check worker, under `limits` (defaults: DEFAULT_CHECK_LIMITS). */
+export function createValidator(options: { limits?: Partial<CheckLimits> } = {}): Validator {
+  const checker = new BoundedChecker(CheckLimits.parse({ ...DEFAULT_CHECK_LIMITS, ...options.limits }));
   let engine: Promise<SandboxEngine> | undefined;
   let session: string | undefined;
 
-  const validateStatic = async (options: ValidateOptions & { parentDir: string | null }): Promise<StaticOutcome> => {
+  const validateStatic = (options: ValidateOptions & { parentDir: string | null }): Promise<StaticOutcome> => {
     const caps = PolicyCaps.parse({ ...DEFAULT_POLICY_CAPS, ...options.caps });
-    await assertEmptyBuildDir(options.buildDir);
-    const timings: ValidationTimings = {};
-    const policyStarted = performance.now();
-    const policy = await checkPolicy(options.childDir, options.parentDir, caps);
-    timings.policy = performance.now() - policyStarted;
-    if (!policy.ok) return { ok: false, failure: policy.failure, timings };
-    compiler ??= new TreeCompiler();
-    const check = compiler.check(options.childDir, policy.files.map((f) => f.path));
-    timings.compile = check.compileMs;
-    if (check.signatureMs !== undefined) timings.signature = check.signatureMs;
-    if (!check.ok) return { ok: false, failure: check.failure, timings };
-    const writeStarted = performance.now();
-    await writeBuild(options.buildDir, check.files);
-    timings.compile += performance.now() - writeStarted;
-    return { ok: true, timings };
+    return checker.check({ childDir: options.childDir, parentDir: options.parentDir, buildDir: options.buildDir, caps });
   };
 
   const validate = async (options: ValidateOptions, parentDir: string | null): Promise<ValidationOutcome> => {
@@ -115,35 +103,20 @@ export function createValidator(shared: { compiler?: TreeCompiler } = {}): Valid
     validateRewrite: (options) => validate(options, options.parentDir),
     validateSeed: (options) => validate(options, null),
     validateStatic,
+    limits: checker.limits,
+    warm: () => checker.warm(),
+    close: () => checker.close(),
   };
 }
 
-/** One-off validation of a rewrite (a cold compiler: prefer a shared `createValidator()`). */
-export function validateRewrite(options: ValidateRewriteOptions): Promise<ValidationOutcome> {
-  return createValidator().validateRewrite(options);
+/** One-off validation of a rewrite (a cold worker: prefer a shared `createValidator()`). */
+export async function validateRewrite(options: ValidateRewriteOptions): Promise<ValidationOutcome> {
+  const validator = createValidator();
+  return validator.validateRewrite(options).finally(() => validator.close());
 }
 
 /** One-off validation of the seed, which has no parent. */
-export function validateSeed(options: ValidateOptions): Promise<ValidationOutcome> {
-  return createValidator().validateSeed(options);
-}
-
-async function assertEmptyBuildDir(buildDir: string): Promise<void> {
-  const entries = await readdir(buildDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [];
-    throw new EvolveError("invalid_options", `cannot read build dir ${buildDir}`, { cause: error });
-  });
-  if (entries.length > 0) {
-    throw new EvolveError("invalid_options", `build dir ${buildDir} is not empty`, { hint: "Give each candidate a fresh build folder." });
-  }
-}
-
-async function writeBuild(buildDir: string, files: readonly EmittedFile[]): Promise<void> {
-  await mkdir(buildDir, { recursive: true });
-  await writeFile(join(buildDir, "package.json"), '{ "type": "module" }\n');
-  for (const file of files) {
-    const target = join(buildDir, file.path);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, file.text);
-  }
+export async function validateSeed(options: ValidateOptions): Promise<ValidationOutcome> {
+  const validator = createValidator();
+  return validator.validateSeed(options).finally(() => validator.close());
 }

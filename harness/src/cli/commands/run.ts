@@ -2,6 +2,7 @@
 import { EvolveError } from "../../../../sandbox/src/errors.js";
 import type { ProgressSink } from "../../evolution/index.js";
 import { DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK } from "../../evolution/run-options.js";
+import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
 
 /** A numeric option as a number (zod checks the range), or undefined when absent. */
@@ -37,6 +38,9 @@ export const run: CliCommand = {
   --out DIR             archive root (default generations/)
   --runtime R           runc (default) or runsc (gVisor)
   --improve-timeout S   seconds for one self-modification container (default 180)
+  --check-memory MB     heap cap of the worker that checks each candidate (policy, compile, signature; default ${DEFAULT_CHECK_LIMITS.memoryMb})
+  --check-timeout S     seconds for one candidate's checks (default ${DEFAULT_CHECK_LIMITS.timeoutMs / 1000}); past either limit the child is
+                        invalid (compile_memory, compile_timeout) and the run goes on
   Ctrl-C stops cleanly (exit 130); \`evolve resume <run>\` continues.`,
   options: {
     task: { type: "string" },
@@ -53,10 +57,13 @@ export const run: CliCommand = {
     out: { type: "string" },
     runtime: { type: "string" },
     "improve-timeout": { type: "string" },
+    "check-memory": { type: "string" },
+    "check-timeout": { type: "string" },
   },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values }) {
     const improveTimeout = numberOption(values, "improve-timeout");
+    const checkTimeout = numberOption(values, "check-timeout");
     const raw = {
       task: stringOption(values, "task"),
       agent: stringOption(values, "agent"),
@@ -72,6 +79,8 @@ export const run: CliCommand = {
       out: stringOption(values, "out"),
       runtime: stringOption(values, "runtime"),
       improveTimeoutMs: improveTimeout === undefined ? undefined : Math.round(improveTimeout * 1000),
+      checkMemoryMb: numberOption(values, "check-memory"),
+      checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
     // The engine loads only when a command needs it: `--help` and bad options stay instant.
