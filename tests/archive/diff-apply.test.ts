@@ -18,6 +18,22 @@ describe("line diff", () => {
     const rebuilt = edits.flatMap((e) => (e.op === "delete" ? [] : e.op === "insert" ? [b[e.b]] : [a[e.a]]));
     expect(rebuilt).toEqual(b);
   });
+
+  it("falls back to replace-all once the work budget is spent, and the script still rebuilds the target", () => {
+    const a = splitLines("x\n" + "a\n".repeat(300) + "z\n");
+    const b = splitLines("y\n" + "a\n".repeat(300) + "w\n");
+    const minimal = diffLines(a, b);
+    expect(minimal.filter((e) => e.op !== "equal")).toHaveLength(4);
+    const budget = { left: 50 };
+    const cut = diffLines(a, b, budget);
+    expect(budget.left).toBeLessThanOrEqual(0);
+    expect(cut.filter((e) => e.op === "equal")).toHaveLength(0);
+    const rebuilt = cut.flatMap((e) => (e.op === "delete" ? [] : e.op === "insert" ? [b[e.b]] : [a[e.a]]));
+    expect(rebuilt).toEqual(b);
+    // A spent budget is shared: the next file of the same tree goes straight to replace-all
+    // (beyond its common prefix and suffix, which cost one pass).
+    expect(diffLines(splitLines("p\nq\n"), splitLines("r\np\n"), budget).filter((e) => e.op === "equal")).toHaveLength(0);
+  });
 });
 
 describe("unified diff", () => {

@@ -7,9 +7,9 @@ import { z } from "zod";
 
 export const CheckLimits = z.object({
   /** Old-generation heap of the check worker, in MiB: past it the worker ends, out of memory. */
-  memoryMb: z.number().int().min(64).max(16_384),
+  memoryMb: z.number().int().min(256, "at least 256 MiB: checking the seed agent alone takes ~150 MiB of heap").max(16_384),
   /** Wall clock of one candidate's checks, in milliseconds: past it the worker is stopped. */
-  timeoutMs: z.number().int().min(100).max(3_600_000),
+  timeoutMs: z.number().int().min(1_000, "at least 1 s").max(3_600_000),
 });
 export type CheckLimits = z.infer<typeof CheckLimits>;
 
