@@ -4,15 +4,15 @@
  * again to the end. The archive must then hold exactly the generations asked for, no id
  * twice, and no container or volume of the run anywhere.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEvents, readRunRecord, type ArchiveEvent } from "../../harness/src/archive/index.js";
 import { leftoversOfRun, readConsistentRun } from "../evolution/run-helpers.js";
+import { killAll, spawnEvolve, waitFor, type EvolveProcess } from "../support/evolve-process.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
 // A quick agent (offline, its meta agent writes down that no LLM is there): crash safety is
 // about the loop, and the seed agent's own runs are covered by offline-run.test.ts.
 const AGENT = resolve(import.meta.dirname, "fixtures/llm-agent");
@@ -20,40 +20,19 @@ const GENERATIONS = 4;
 let out: string;
 const children: ChildProcess[] = [];
 
-function evolve(args: string[]): { child: ChildProcess; exit: Promise<number | null>; output: () => string } {
-  const env = { ...process.env };
-  delete env["OPENAI_API_KEY"];
-  delete env["OPENAI_BASE_URL"];
-  const child = spawn(process.execPath, [join(ROOT, "bin/evolve.js"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let text = "";
-  child.stdout?.on("data", (d: Buffer) => (text += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (text += d.toString()));
-  const exit = new Promise<number | null>((r) => child.on("exit", (code, signal) => r(signal === null ? code : null)));
-  return { child, exit, output: () => text };
+function evolve(args: string[]): EvolveProcess {
+  return spawnEvolve(args, children);
 }
 
 async function events(runDir: string): Promise<ArchiveEvent[]> {
   return (await readEvents(runDir)).events;
 }
 
-/** Polls until `ready` holds (or the process exits, or time runs out). */
-async function waitFor(ready: () => Promise<boolean>, exit: Promise<unknown>, ms = 120_000): Promise<void> {
-  let exited = false;
-  void exit.then(() => (exited = true));
-  const until = Date.now() + ms;
-  while (!(await ready().catch(() => false))) {
-    if (exited) throw new Error("the process exited before the awaited moment");
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), "evolve-e2e-resume-"));
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  killAll(children);
   await rm(out, { recursive: true, force: true });
 });
 

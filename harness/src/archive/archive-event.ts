@@ -9,7 +9,8 @@ const base = { at: Timestamp };
 const gen = { at: Timestamp, generation: GenerationId };
 
 export const ArchiveEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("started"), ...base, run: z.string(), pid: z.number().int().optional() }),
+  /** A process took the run: its pid and host name, so a later reader can tell whether it still lives. */
+  z.object({ type: z.literal("started"), ...base, run: z.string(), pid: z.number().int().optional(), host: z.string().optional() }),
   z.object({
     type: z.literal("selected"),
     ...gen,
@@ -25,6 +26,8 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     error: z.string().nullable(),
     durationMs: z.number().nonnegative(),
   }),
+  /** The checks of a child's tree begin: a harness that dies before `validated` died checking this snapshot. */
+  z.object({ type: z.literal("checking"), ...gen, snapshotHash: z.string() }),
   z.object({
     type: z.literal("validated"),
     ...gen,
@@ -40,7 +43,13 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     stage1: z.number().nullable(),
   }),
   z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid"]) }),
-  z.object({ type: z.literal("resumed"), ...base, recorded: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal("resumed"),
+    ...base,
+    recorded: z.number().int().nonnegative(),
+    pid: z.number().int().optional(),
+    host: z.string().optional(),
+  }),
   z.object({ type: z.literal("interrupted"), ...base, reason: z.string() }),
   z.object({ type: z.literal("finished"), ...base, best: GenerationId.nullable() }),
 ]);

@@ -45,6 +45,8 @@ export { formatZodError } from "./parse-problem.js";
 export type { ArchiveProblem } from "./parse-problem.js";
 export { rebuildSnapshot } from "./rebuild-lineage.js";
 export type { RebuildResult } from "./rebuild-lineage.js";
+export { abandonedChildren, deathsWhileChecking, observedStatus } from "./run-liveness.js";
+export type { AbandonedChild, ObservedRunStatus } from "./run-liveness.js";
 export { RUN_SCHEMA_VERSION, RunConfig, RunLimits, RunOrigin, RunRecord, RunStatus } from "./run-record.js";
 export { copyTree, hashDirectory, isSafeRelativePath, listTreeFiles, readTree, snapshotHash, writeTree } from "./tree.js";
 export type { Tree } from "./tree.js";

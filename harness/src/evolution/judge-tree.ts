@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { ArchiveWriter, PhaseTimings } from "../archive/index.js";
-import type { EvaluationResult } from "../contract/results.js";
+import type { EvaluationResult, ValidationFailure } from "../contract/results.js";
 import { evaluateStep } from "./evaluate-step.js";
 import type { Failure } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
@@ -24,10 +24,27 @@ export interface JudgeInput {
   timings: PhaseTimings;
 }
 
+function diedWhileChecking(deaths: number): ValidationFailure {
+  return {
+    stage: "compile",
+    code: "harness_died_checking",
+    message: `the harness died ${deaths} times while checking this tree (same snapshot); it is not checked again`,
+    file: null,
+    line: null,
+  };
+}
+
 export async function judgeTree(input: JudgeInput): Promise<{ failure: Failure | null; evaluation: EvaluationResult | null }> {
   const { ctx, writer, generationId: id, timings } = input;
   const buildDir = join(input.workDir, "build");
-  const validated = await validateStep({ ctx, generationId: id, parentDir: input.parentDir, childDir: input.childDir, buildDir });
+  // Defence in depth behind the bounded checks: a tree that was being checked when the
+  // harness died twice is not checked a third time, so no tree can crash-loop a run.
+  const deaths = ctx.checkDeaths.get(input.snapshotHash) ?? 0;
+  await writer.appendEvent({ type: "checking", at: new Date().toISOString(), generation: id, snapshotHash: input.snapshotHash });
+  const validated =
+    deaths >= 2
+      ? { failure: diedWhileChecking(deaths), timings: {} }
+      : await validateStep({ ctx, generationId: id, parentDir: input.parentDir, childDir: input.childDir, buildDir });
   Object.assign(timings, validated.timings);
   checkInterrupted(ctx.signal);
   await writer.appendEvent({

@@ -5,10 +5,10 @@
  * dead sessions are swept first.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectEngine, EvolveError } from "../../../sandbox/src/index.js";
-import { ArchiveWriter } from "../archive/index.js";
+import { abandonedChildren, ArchiveWriter, deathsWhileChecking, readEvents } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
@@ -48,9 +48,13 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
       })
       .finally(() => rm(scratch, { recursive: true, force: true }));
   }
-  await writer.appendEvent({ type: "resumed", at: new Date().toISOString(), recorded: recorded.length });
+  // Read before this process's own `resumed` event: every earlier process is gone by now.
+  const abandoned = abandonedChildren((await readEvents(runDir)).events);
+  await writer.appendEvent({ type: "resumed", at: new Date().toISOString(), recorded: recorded.length, pid: process.pid, host: hostname() });
   const children = recorded.filter((id) => id !== "g0000").length;
   io.sink.write(`resuming ${writer.run.id}: ${children}/${config.generations} children recorded\narchive ${writer.runDir}\n`);
+  const lastDeath = abandoned[abandoned.length - 1] ?? [];
+  for (const child of lastDeath) io.sink.write(`  ${child.generation} was in ${child.phase} when the last process died; it is redone under a new id\n`);
   return executeRun({
     writer,
     task,
@@ -60,6 +64,7 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
     seedDir: config.agentDir,
     signal: io.signal,
     sink: io.sink,
+    checkDeaths: deathsWhileChecking(abandoned),
     ...(io.session === undefined ? {} : { session: io.session }),
   });
 }

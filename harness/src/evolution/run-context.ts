@@ -42,6 +42,8 @@ export interface RunContext {
   runSeed: number;
   /** Set on Ctrl-C: steps stop at the next phase boundary and record nothing. */
   signal: AbortSignal;
+  /** Snapshot hash → harness deaths while its checks ran (from the event log, at resume). */
+  checkDeaths: ReadonlyMap<string, number>;
 }
 
 /** Thrown inside a step when the run was interrupted; the child is then not recorded. */

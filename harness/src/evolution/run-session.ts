@@ -32,6 +32,8 @@ export interface SessionInputs {
   sink: ProgressSink;
   /** Container session label; fresh when absent. */
   session?: string;
+  /** Snapshot hash → harness deaths while its checks ran (resume reads them from the events). */
+  checkDeaths?: ReadonlyMap<string, number>;
 }
 
 /** A limit kept in run.json's config (the one source for a run and its resumptions), or null. */
@@ -74,6 +76,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     evaluationSeed: run.config.seed,
     runSeed: run.config.seed,
     signal: inputs.signal,
+    checkDeaths: inputs.checkDeaths ?? new Map(),
   };
   const sweeper = sweepWhenAborted(ctx);
   const progress = new Progress(inputs.sink, run.config.generations, records);

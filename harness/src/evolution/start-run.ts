@@ -3,7 +3,7 @@
  * sweep dead sessions, create the run folder, and execute the run.
  */
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { connectEngine, EvolveError, type SandboxEngine } from "../../../sandbox/src/index.js";
@@ -109,7 +109,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     rng: null,
   };
   const writer = await ArchiveWriter.create(root, record);
-  await writer.appendEvent({ type: "started", at: now, run: record.id, pid: process.pid });
+  await writer.appendEvent({ type: "started", at: now, run: record.id, pid: process.pid, host: hostname() });
   io.sink.write(
     `run ${record.id}: task ${task.manifest.name}, ${options.generations} generations, ${options.workers} workers, ` +
       `selection ${options.selection}, ${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +

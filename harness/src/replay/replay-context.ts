@@ -69,5 +69,6 @@ export async function createReplayContext(run: RunRecord, env: ReplayEnvironment
     evaluationSeed: run.config.seed,
     runSeed: run.config.seed,
     signal: env.signal ?? new AbortController().signal,
+    checkDeaths: new Map(),
   };
 }

@@ -1,5 +1,5 @@
 /** `evolve ls`: the runs under an archive root, newest first. */
-import { listRuns, readRun } from "../../archive/index.js";
+import { listRuns, observedStatus, readEvents, readRun } from "../../archive/index.js";
 import { bestGeneration, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { DEFAULT_OUT, JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
@@ -10,6 +10,8 @@ export const ls: CliCommand = {
   name: "ls",
   summary: "list runs: task, model, generations, best score, status",
   help: `usage: evolve ls [--out DIR] [--json]
+STATUS is running, finished, interrupted, or crashed: marked running but its process (on
+this host) is gone; \`evolve resume <run>\` continues it.
 ${OUT_HELP}
 ${JSON_HELP}`,
   options: { out: { type: "string" }, json: { type: "boolean" } },
@@ -31,7 +33,8 @@ ${JSON_HELP}`,
           generations: r.generationCount,
           invalid: contents.generations.filter((g) => g.status.kind === "invalid").length,
           best: best === null ? null : { id: best.id, visible: best.scores.visible, heldout: best.scores.heldout },
-          status: r.run.status,
+          // "running" in run.json whose process is gone reads "crashed" (`evolve resume` continues it).
+          status: r.run.status === "running" ? observedStatus(r.run, (await readEvents(r.dir)).events) : r.run.status,
           createdAt: r.run.createdAt,
           from: r.run.from === undefined ? null : `${r.run.from.run}/${r.run.from.generation}`,
         };

@@ -1,0 +1,46 @@
+/**
+ * The real CLI as a child process (`node bin/evolve.js ...`, no LLM in its environment), for
+ * tests that stop it with signals; and a poll for the moment to do so.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+export interface EvolveProcess {
+  child: ChildProcess;
+  /** The exit code, or null when a signal ended it. */
+  exit: Promise<number | null>;
+  output(): string;
+}
+
+/** Starts `evolve ARGS` in the checkout; `started` collects it so afterAll can kill what is left. */
+export function spawnEvolve(args: readonly string[], started: ChildProcess[]): EvolveProcess {
+  const env = { ...process.env };
+  delete env["OPENAI_API_KEY"];
+  delete env["OPENAI_BASE_URL"];
+  const child = spawn(process.execPath, [join(ROOT, "bin/evolve.js"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  started.push(child);
+  let text = "";
+  child.stdout?.on("data", (d: Buffer) => (text += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (text += d.toString()));
+  const exit = new Promise<number | null>((r) => child.on("exit", (code, signal) => r(signal === null ? code : null)));
+  return { child, exit, output: () => text };
+}
+
+/** Polls until `ready` holds (or the process exits, or time runs out). */
+export async function waitFor(ready: () => Promise<boolean>, exit: Promise<unknown>, ms = 120_000): Promise<void> {
+  let exited = false;
+  void exit.then(() => (exited = true));
+  const until = Date.now() + ms;
+  while (!(await ready().catch(() => false))) {
+    if (exited) throw new Error("the process exited before the awaited moment");
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Kills every started process that is still running. */
+export function killAll(started: readonly ChildProcess[]): void {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+}
