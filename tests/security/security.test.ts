@@ -12,6 +12,7 @@ import { containerArchives, craftedArchives } from "./cases/archives.js";
 import { scoreTampering } from "./cases/tampering.js";
 import { hostileMetaRun } from "./cases/loop.js";
 import { dottedHostnameSweep, orphanSweep } from "./cases/orphans.js";
+import { checkerBombs } from "./cases/checker-bombs.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -53,6 +54,13 @@ describe.each(runtimesUnderTest())("security (%s)", (runtime) => {
   for (const [name, body, timeout] of containerCases) {
     it.concurrent(name, () => runCase(env, name, runtime, body), timeout ?? 180_000);
   }
+});
+
+// Type bombs load the host, not a container: once, on their own, so they neither skew the
+// other cases' times to contain nor share the CPU with them.
+describe("security, host exhaustion", () => {
+  const name = "15 host exhaustion through the checks (type bombs, a tree at every cap)";
+  it(name, () => runCase(env, name, "host", checkerBombs), 420_000);
 });
 
 // 200k files under gVisor's ptrace platform saturate both cores for most of a minute: on

@@ -1,0 +1,117 @@
+/**
+ * Attack class 15, host exhaustion through the checks: a hostile meta agent in the real loop
+ * writes one type bomb per generation (tests/security/support/type-bombs.ts), then fills its
+ * tree to every policy cap with all-new lines (the largest diff the caps allow), then goes a
+ * few bytes over. Each child must be recorded invalid with its code while the run goes on to
+ * the end, the harness process stays within its memory budget, and no check worker, container
+ * or volume is left behind.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { generationPaths } from "../../../harness/src/archive/index.js";
+import { startRun } from "../../../harness/src/evolution/index.js";
+import { memorySink, readConsistentRun } from "../../evolution/run-helpers.js";
+import type { CaseContext, CaseVerdict } from "../support/security-env.js";
+import { deepNesting, denseDeclarations, exponentialInstantiation, hugeUnions, recursionUnderTheLimit, type BombStep } from "../support/type-bombs.js";
+
+const AGENT = new URL("../fixtures/checker-bomb-agent/", import.meta.url).pathname;
+
+/** Check limits of this run: low enough that every allocation bomb meets the heap cap well before the clock. */
+const CHECK_MEMORY_MB = 320;
+const CHECK_TIMEOUT_MS = 120_000;
+/**
+ * The harness process (main thread, its warm check worker, vitest) may use this much more
+ * than the check worker's cap: its own RSS is ~250 MB in a run, a warm worker ~100 MB.
+ */
+const RSS_HEADROOM_MB = 512;
+
+const files = (bomb: typeof exponentialInstantiation): BombStep => ({ kind: "files", bomb: bomb.name, files: bomb.files });
+
+/** Generation → what the meta agent does, and the verdict the harness must record. */
+const PLAN: readonly { id: string; step: BombStep; what: string; expected: { stage: string; code: string } }[] = [
+  { id: "g0001", step: files(exponentialInstantiation), what: exponentialInstantiation.name, expected: { stage: "compile", code: "compile_memory" } },
+  { id: "g0002", step: files(recursionUnderTheLimit), what: recursionUnderTheLimit.name, expected: { stage: "compile", code: "compile_memory" } },
+  { id: "g0003", step: files(hugeUnions), what: hugeUnions.name, expected: { stage: "compile", code: "compile_memory" } },
+  { id: "g0004", step: files(denseDeclarations), what: denseDeclarations.name, expected: { stage: "compile", code: "compile_memory" } },
+  { id: "g0005", step: files(deepNesting), what: deepNesting.name, expected: { stage: "compile", code: "compile_crash" } },
+  { id: "g0006", step: { kind: "fill", overBytes: 0 }, what: "tree at every policy cap, all lines new", expected: { stage: "compile", code: "compile_memory" } },
+  { id: "g0007", step: { kind: "fill", overBytes: 1 }, what: "the same, one byte over the size cap", expected: { stage: "policy", code: "tree_too_large" } },
+];
+
+/** A copy of the fixture agent with the plan written into meta/plan.ts. */
+async function materialiseAgent(scratch: string): Promise<string> {
+  const dir = join(scratch, "agent");
+  await cp(AGENT, dir, { recursive: true });
+  const planFile = join(dir, "meta", "plan.ts");
+  const placeholder = await readFile(planFile, "utf8");
+  const plan = Object.fromEntries(PLAN.map((p) => [p.id, p.step]));
+  await writeFile(planFile, placeholder.replace("export const PLAN: Record<string, Step> = {};", `export const PLAN: Record<string, Step> = ${JSON.stringify(plan)};`));
+  return dir;
+}
+
+/** Threads of this process: a check worker that outlived its run would be one more. */
+function threadCount(): number {
+  return Number(/Threads:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN);
+}
+
+export async function checkerBombs(c: CaseContext): Promise<CaseVerdict> {
+  const scratch = await mkdtemp(join(tmpdir(), "evolve-sec-bombs-"));
+  const runId = `sec-bombs-${randomBytes(3).toString("hex")}`;
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  try {
+    const agent = await materialiseAgent(scratch);
+    const threadsBefore = threadCount();
+    const started = Date.now();
+    const summary = await startRun(
+      {
+        task: "email-validation",
+        agent,
+        generations: PLAN.length,
+        workers: 1,
+        seed: 3,
+        out: scratch,
+        runId,
+        runtime: c.runtime,
+        checkMemoryMb: CHECK_MEMORY_MB,
+        checkTimeoutMs: CHECK_TIMEOUT_MS,
+      },
+      { sink: memorySink(), signal: new AbortController().signal, env: {}, engine: c.env.engine, session: c.session },
+    );
+    const wallMs = Date.now() - started;
+    expect(summary.end).toBe("finished");
+    const runDir = join(scratch, runId);
+    const { generations, problems } = await readConsistentRun(runDir);
+    expect(problems).toEqual([]);
+    expect(generations.map((g) => g.id)).toEqual(["g0000", ...PLAN.map((p) => p.id)]);
+    const byId = new Map(generations.map((g) => [g.id, g]));
+    expect(byId.get("g0000")?.status.kind).toBe("valid");
+    const rows: string[] = [];
+    for (const p of PLAN) {
+      const g = byId.get(p.id)!;
+      expect(g.parent, `${p.id}'s parent`).toBe("g0000");
+      expect(g.status, `${p.id}: ${p.what}`).toMatchObject({ kind: "invalid", ...p.expected });
+      const checkMs = (g.timings.policy ?? 0) + (g.timings.compile ?? 0) + (g.timings.signature ?? 0);
+      rows.push(`${p.what} → ${p.expected.code} in ${(checkMs / 1000).toFixed(1)} s`);
+    }
+    // The maximal tree's patch is recorded whole: every added line of ~8 MiB of declarations.
+    expect((await stat(join(generationPaths(runDir, "g0006").dir, "patch.diff"))).size).toBeGreaterThan(8 * 1024 * 1024);
+    const run = JSON.parse(await readFile(join(runDir, "run.json"), "utf8")) as { config: { limits: Record<string, unknown> } };
+    expect(run.config.limits).toMatchObject({ checkMemoryMb: CHECK_MEMORY_MB, checkTimeoutMs: CHECK_TIMEOUT_MS });
+    // The run closed its check worker: the process has no more threads than before it.
+    expect(threadCount()).toBeLessThanOrEqual(threadsBefore);
+    const peakMb = Math.round(peakRss / (1024 * 1024));
+    expect(peakMb, "peak RSS of the harness process").toBeLessThan(CHECK_MEMORY_MB + RSS_HEADROOM_MB);
+    return {
+      outcome: `run finished, ${PLAN.length}/${PLAN.length} children invalid with their codes (${rows.join("; ")}); peak RSS ${peakMb} MB (budget ${CHECK_MEMORY_MB + RSS_HEADROOM_MB})`,
+      containMs: wallMs,
+    };
+  } finally {
+    clearInterval(sampler);
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
