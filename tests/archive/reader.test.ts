@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -23,6 +23,14 @@ async function runWith(n: number, root?: string, id = "r1"): Promise<string> {
 }
 
 describe("reading a run", () => {
+  it("reports a record larger than any the harness writes without reading it", async () => {
+    const runDir = await runWith(2);
+    await truncate(join(runDir, "g0001", "generation.json"), 65 * 1024 * 1024); // sparse
+    const contents = await readRun(runDir);
+    expect(contents.generations.map((g) => g.id)).toEqual(["g0000"]);
+    expect(contents.problems.map((p) => p.reason).join("\n")).toMatch(/68157440 bytes, more than any record the harness writes/);
+  });
+
   it("reports a corrupt, a truncated, a schema-violating and a misplaced record by path, and reads the rest", async () => {
     const runDir = await runWith(6);
     const path = (id: string): string => join(runDir, id, "generation.json");

@@ -59,13 +59,14 @@ describe("GenerationRecord", () => {
 
 describe("ArchiveEvent", () => {
   const events: ArchiveEvent[] = [
-    { type: "started", at: AT, run: "r", pid: 12 },
+    { type: "started", at: AT, run: "r", pid: 12, host: "lab-1" },
     { type: "selected", at: AT, generation: "g0004", parent: "g0001", strategy: "hyperagents", rng: createRng(1).state() },
     { type: "self_modified", at: AT, generation: "g0004", ok: false, error: "timeout", durationMs: 3 },
+    { type: "checking", at: AT, generation: "g0004", snapshotHash: "ab12" },
     { type: "validated", at: AT, generation: "g0004", ok: false, stage: "compile", code: "syntax_error" },
     { type: "evaluated", at: AT, generation: "g0004", visible: 0.5, heldout: 0.4, stage1: 0.6 },
     { type: "recorded", at: AT, generation: "g0004", status: "invalid" },
-    { type: "resumed", at: AT, recorded: 4 },
+    { type: "resumed", at: AT, recorded: 4, pid: 13, host: "lab-1" },
     { type: "interrupted", at: AT, reason: "SIGINT" },
     { type: "finished", at: AT, best: null },
   ];

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, symlink, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -62,6 +62,16 @@ describe("reading trees", () => {
     await mkdir(join(dir2, "sub"));
     await writeFile(join(dir2, "sub", "bin"), Buffer.from([0xff, 0xfe, 0x00]));
     await expect(readTree(dir2)).rejects.toThrow(/not valid UTF-8/);
+  });
+
+  it("stops reading a folder too big to be an agent tree, before reading its contents", async () => {
+    const many = await tempDir();
+    await Promise.all(Array.from({ length: 4_001 }, (_, i) => writeFile(join(many, `f${i}.ts`), "")));
+    await expect(readTree(many)).rejects.toThrow(/more than 4000 files; not an agent tree/);
+    const big = await tempDir();
+    await writeFile(join(big, "huge.ts"), "");
+    await truncate(join(big, "huge.ts"), 33 * 1024 * 1024); // sparse: costs no disk
+    await expect(readTree(big)).rejects.toThrow(/more than 32 MiB of files; not an agent tree/);
   });
 
   it("knows which relative paths are safe", () => {

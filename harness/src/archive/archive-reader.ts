@@ -3,7 +3,7 @@
  * schema-violating record is reported by path with the reason and skipped: never fatal
  * to reading the rest, never silently dropped.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
@@ -54,8 +54,20 @@ async function mapChunked<T, R>(items: readonly T[], fn: (item: T) => R): Promis
 
 type TextResult = { ok: true; text: string } | { ok: false; reason: string };
 
+/**
+ * No file the harness writes into an archive comes near this (a patch of the largest tree
+ * the caps allow is ~17 MiB); a bigger one is corrupt, and is not read into memory.
+ */
+export const MAX_ARCHIVE_FILE_BYTES = 64 * 1024 * 1024;
+
+function tooLarge(bytes: number): TextResult | null {
+  return bytes > MAX_ARCHIVE_FILE_BYTES ? { ok: false, reason: `${bytes} bytes, more than any record the harness writes (${MAX_ARCHIVE_FILE_BYTES})` } : null;
+}
+
 function readTextSync(path: string): TextResult {
   try {
+    const size = tooLarge(statSync(path).size);
+    if (size !== null) return size;
     return { ok: true, text: readFileSync(path, "utf8") };
   } catch (error) {
     return textFailure(error);
@@ -64,6 +76,8 @@ function readTextSync(path: string): TextResult {
 
 async function readText(path: string): Promise<TextResult> {
   try {
+    const size = tooLarge((await stat(path)).size);
+    if (size !== null) return size;
     return { ok: true, text: await readFile(path, "utf8") };
   } catch (error) {
     return textFailure(error);

@@ -13,6 +13,13 @@ export type Tree = ReadonlyMap<string, string>;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+/**
+ * What one tree read may hold: twice the sandbox's extraction caps (2,000 entries, 16 MiB),
+ * so no tree the harness recorded reaches it, while a folder given as --agent (a checkout
+ * with node_modules, say) or a tampered snapshot cannot make the host read without end.
+ */
+export const TREE_READ_CAPS = { maxFiles: 4_000, maxTotalBytes: 32 * 1024 * 1024 } as const;
+
 /** Relative paths of the regular files under `root`, sorted, "/"-separated. */
 export async function listTreeFiles(root: string): Promise<string[]> {
   const out: string[] = [];
@@ -21,7 +28,10 @@ export async function listTreeFiles(root: string): Promise<string[]> {
     for (const e of entries) {
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) await walk(child);
-      else if (e.isFile()) out.push(child);
+      else if (e.isFile()) {
+        out.push(child);
+        if (out.length > TREE_READ_CAPS.maxFiles) throw new EvolveError("invalid_agent", `${root}: more than ${TREE_READ_CAPS.maxFiles} files; not an agent tree`);
+      }
       else throw new EvolveError("invalid_agent", `${join(root, child)}: not a regular file or directory`);
     }
   }
@@ -37,6 +47,13 @@ export function comparePaths(a: string, b: string): number {
 /** Reads every file under `root` into a tree. */
 export async function readTree(root: string): Promise<Tree> {
   const files = await listTreeFiles(root);
+  let total = 0;
+  for (const f of files) {
+    total += (await lstat(join(root, f))).size;
+    if (total > TREE_READ_CAPS.maxTotalBytes) {
+      throw new EvolveError("invalid_agent", `${root}: more than ${TREE_READ_CAPS.maxTotalBytes / (1024 * 1024)} MiB of files; not an agent tree`);
+    }
+  }
   const contents = await Promise.all(files.map((f) => readFile(join(root, f))));
   const tree = new Map<string, string>();
   files.forEach((f, i) => {
