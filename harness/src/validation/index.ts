@@ -10,4 +10,3 @@ export type { StaticOutcome } from "./static-checks.js";
 export { CheckLimits, DEFAULT_CHECK_LIMITS } from "./check-limits.js";
 export { DEFAULT_POLICY_CAPS, PolicyCaps } from "./policy-caps.js";
 export { REQUIRED_FILES } from "./policy.js";
-export { ALLOWED_NODE_BUILTINS, CONTRACT_MODULE, TOOLCHAIN_PACKAGES } from "./compiler-options.js";
