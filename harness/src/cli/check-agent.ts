@@ -7,14 +7,21 @@ import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
 import { connectEngine, EvolveError } from "../../../sandbox/src/index.js";
 import { checkAgentTree } from "../evolution/index.js";
-import { createValidator } from "../validation/index.js";
+import { createValidator, type Validator } from "../validation/index.js";
 
 /** Every problem of the tree (empty when it passed all four gates). */
 export async function checkAgent(agentDir: string, scratch: string): Promise<string[]> {
   const validator = createValidator();
-  // TODO(issue13): validator.close() once the Validator has it (its checks move to a worker).
-  const problems = await checkAgentTree(agentDir, validator, scratch);
-  if (problems.length > 0) return problems;
+  try {
+    const problems = await checkAgentTree(agentDir, validator, scratch);
+    return problems.length > 0 ? problems : await importCheck(agentDir, validator, scratch);
+  } finally {
+    await validator.close();
+  }
+}
+
+/** Gate 3 on a tree that passed the others: the compiled agent loads in a fresh container. */
+async function importCheck(agentDir: string, validator: Validator, scratch: string): Promise<string[]> {
   let engine;
   try {
     engine = await connectEngine();
