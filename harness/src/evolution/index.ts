@@ -21,6 +21,7 @@ export {
   taskDirFor,
 } from "./run-options.js";
 export { checkAgentTree, checkTask, preflight } from "./preflight.js";
+export { recordedTaskDir } from "./recorded-task.js";
 export { createBuildCache } from "./build-cache.js";
 export type { BuildCache } from "./build-cache.js";
 export { checkInterrupted, StepInterrupted } from "./run-context.js";
