@@ -21,10 +21,10 @@ stamp="node_modules/.evolve-lock-hash"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock_hash" ]; then
   say "npm dependencies: up to date"
 else
-  # `npm install` rather than `npm ci`: npm 11 writes lockfiles without other platforms'
-  # optional packages (rollup, esbuild) and `npm ci` then refuses them as out of sync.
-  say "npm dependencies: installing from package-lock.json"
-  npm install --no-audit --no-fund --loglevel=error >/dev/null
+  # `npm ci`: exactly the lockfile, as users and CI systems install. The lockfile carries
+  # every platform's optional binaries (rollup's included), so it is in sync everywhere.
+  say "npm dependencies: installing from package-lock.json (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
   echo "$lock_hash" >"$stamp"
 fi
 

@@ -28,7 +28,8 @@ export interface ImageInputs {
   nodeBinary: string;
   libraries: string[];
   runnerSources: string[];
-  toolchainPackages: string[];
+  /** Each toolchain package by name and the host folder it is copied from. */
+  toolchainPackages: { name: string; dir: string }[];
 }
 
 /** Shared libraries the binary links, as absolute paths (from `ldd`). */
@@ -44,20 +45,35 @@ export function linkedLibraries(binary: string): string[] {
   return [...paths].sort();
 }
 
-/** The toolchain packages and everything they depend on, from the harness's node_modules. */
-export async function toolchainClosure(nodeModules = join(repoRoot, "node_modules")): Promise<string[]> {
-  const seen = new Set<string>();
-  const queue = [...TOOLCHAIN_ROOTS];
+/**
+ * The folder of package `name` as Node would find it from `fromDir`: the nearest
+ * node_modules/<name> up the tree. In a checkout that is the repository's node_modules; in
+ * an installed evolve the packages sit beside it (hoisted) or, when versions clash, inside it.
+ */
+export async function findPackageDir(name: string, fromDir: string): Promise<string> {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if ((await stat(join(candidate, "package.json")).catch(() => null))?.isFile()) return candidate;
+    if (dirname(dir) === dir) throw new Error(`package ${name} not found from ${fromDir} (run npm install)`);
+  }
+}
+
+/** The toolchain packages and everything they depend on, where the harness finds them. */
+export async function toolchainClosure(fromDir = repoRoot): Promise<{ name: string; dir: string }[]> {
+  const found = new Map<string, string>();
+  const queue = TOOLCHAIN_ROOTS.map((name) => ({ name, from: fromDir }));
   while (queue.length > 0) {
-    const name = queue.shift() as string;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const manifest = JSON.parse(await readFile(join(nodeModules, name, "package.json"), "utf8")) as {
+    const { name, from } = queue.shift()!;
+    if (found.has(name)) continue;
+    const dir = await findPackageDir(name, from);
+    found.set(name, dir);
+    const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as {
       dependencies?: Record<string, string>;
     };
-    queue.push(...Object.keys(manifest.dependencies ?? {}));
+    // A dependency is looked up from its dependent, as Node does (a nested copy first).
+    queue.push(...Object.keys(manifest.dependencies ?? {}).map((dependency) => ({ name: dependency, from: dir })));
   }
-  return [...seen].sort();
+  return [...found].map(([name, dir]) => ({ name, dir })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export async function collectImageInputs(baseImage: string | null): Promise<ImageInputs> {
@@ -82,8 +98,8 @@ export async function hashImageInputs(inputs: ImageInputs): Promise<string> {
   }
   // Sources by their path inside the repository, so every clone gets the same tag.
   for (const file of inputs.runnerSources) hash.update(`src ${relative(repoRoot, file)}\n`).update(await readFile(file));
-  for (const name of inputs.toolchainPackages) {
-    hash.update(`pkg ${name}\n`).update(await readFile(join(repoRoot, "node_modules", name, "package.json")));
+  for (const { name, dir } of inputs.toolchainPackages) {
+    hash.update(`pkg ${name}\n`).update(await readFile(join(dir, "package.json")));
   }
   return hash.digest("hex").slice(0, 16);
 }
@@ -123,8 +139,8 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
       await writeFile(join(runnerOut, file.split("/").pop()!.replace(/\.ts$/, ".js")), out.outputText);
     }
     await writeFile(join(runnerOut, "package.json"), '{ "type": "module" }\n');
-    for (const name of inputs.toolchainPackages) {
-      await copyTree(join(repoRoot, "node_modules", name), join(rootfs, "node_modules", name));
+    for (const { name, dir } of inputs.toolchainPackages) {
+      await copyTree(dir, join(rootfs, "node_modules", name));
     }
     // 1777 like any distribution's /tmp: Docker copies this mode onto the tmpfs mounted there.
     await mkdir(join(rootfs, "tmp"), { recursive: true });

@@ -5,7 +5,7 @@
  * The values it prints for each n are written into visible.json / heldout.json.
  */
 
-import { seededRandom } from "../../sandbox/runner/seeded-random.js";
+import { seededRandom } from "evolve/task";
 
 type Circles = Float64Array; // [x0, y0, r0, x1, y1, r1, ...]
 

@@ -3,8 +3,7 @@
  * `{ circles: [[x, y, r], ...] }` with exactly n circles inside the unit square, pairwise
  * disjoint (tolerance 1e-9). Score = sum of radii / the instance's reference, in [0, 1].
  */
-import { z } from "zod";
-import { defineGrader, describeFailure } from "../../harness/src/evaluation/grader.js";
+import { defineGrader, describeFailure, z } from "evolve/task";
 
 export const TOLERANCE = 1e-9;
 

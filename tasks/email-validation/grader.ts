@@ -2,8 +2,7 @@
  * Trusted grader of email-validation: one call per instance, input `{ addresses: string[] }`,
  * output an array of booleans of the same length (true = valid). Score = accuracy.
  */
-import { z } from "zod";
-import { defineGrader, describeFailure } from "../../harness/src/evaluation/grader.js";
+import { defineGrader, describeFailure, z } from "evolve/task";
 
 const Instance = z
   .object({

@@ -1,6 +1,6 @@
 /** The snake game itself (trusted, on the host): a seeded board the candidate only sees step by step. */
 
-import { seededRandom } from "../../sandbox/runner/seeded-random.js";
+import { seededRandom } from "evolve/task";
 
 export type Direction = "up" | "down" | "left" | "right";
 export const DIRECTIONS: readonly Direction[] = ["up", "down", "left", "right"];

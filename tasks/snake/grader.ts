@@ -3,8 +3,7 @@
  * board `{ width, height, snake, food, step, maxSteps }` and answers "up" | "down" | "left" | "right".
  * Food placement is seeded and hidden. Score = food eaten / target, clipped to [0, 1].
  */
-import { z } from "zod";
-import { defineGrader, describeFailure } from "../../harness/src/evaluation/grader.js";
+import { defineGrader, describeFailure, z } from "evolve/task";
 import { DIRECTIONS, SnakeGame, type Direction } from "./game.js";
 
 const Instance = z.object({

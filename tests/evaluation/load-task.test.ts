@@ -108,6 +108,6 @@ describe("loadTask", () => {
       "heldout.json": JSON.stringify([{ id: "h1", n: 1 }]),
       "grader.ts": "export const notAGrader = 1;",
     });
-    await expect(loadTask(dir)).rejects.toThrow(/must export `grader`/);
+    await expect(loadTask(dir)).rejects.toThrow(/exports no `grader` \(it exports notAGrader\)/);
   });
 });

@@ -1,6 +1,9 @@
 /** Public surface of the evaluation: task loading, the grader interface, staged evaluation. */
 export { TaskManifest } from "./task-manifest.js";
 export { loadTask, type Task } from "./load-task.js";
+export { smokeTestGrader } from "./smoke-test.js";
+export { GRADER_FILE } from "./grader-module.js";
+export { TASK_API_SPECIFIER } from "./import-task-module.js";
 export {
   GradeOutcome,
   defineGrader,

@@ -1,10 +1,10 @@
 /** Loads a task folder: manifest, both splits and the trusted grader, all checked at once. */
 import { readFile, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { EvolveError } from "../../../sandbox/src/errors.js";
 import { TaskManifest } from "./task-manifest.js";
 import type { Grader, TaskInstance } from "./grader.js";
+import { GRADER_FILE, loadGraderModule } from "./grader-module.js";
 
 /** A loaded task: everything the evaluation needs. */
 export interface Task {
@@ -14,8 +14,6 @@ export interface Task {
   readonly heldout: readonly TaskInstance[];
   readonly grader: Grader;
 }
-
-const GRADER_FILE = "grader.ts";
 
 async function readJson(path: string, problems: string[]): Promise<unknown> {
   let text: string;
@@ -35,31 +33,40 @@ async function readJson(path: string, problems: string[]): Promise<unknown> {
 
 async function importGrader(dir: string, problems: string[]): Promise<Grader | null> {
   const path = join(dir, GRADER_FILE);
-  try {
-    await stat(path);
-  } catch {
-    problems.push(`${GRADER_FILE}: missing`);
+  const info = await stat(path).catch(() => null);
+  if (info === null || !info.isFile()) {
+    problems.push(`${GRADER_FILE}: missing; \`evolve new task DIR\` writes a commented one to start from`);
     return null;
   }
-  let mod: Record<string, unknown>;
+  // Graders are trusted host code chosen by the user (never agent code).
+  const loaded = await loadGraderModule(path, dir);
+  if (!loaded.ok) {
+    problems.push(loaded.problem);
+    return null;
+  }
+  return loaded.grader;
+}
+
+/** Instances of one split that fail the schema are listed up to this many, then counted. */
+const SCHEMA_FAILURES_LISTED = 5;
+
+function instanceLabel(file: string, index: number, item: unknown): string {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === "string" && id !== "" ? `${file}[${index}] (id ${JSON.stringify(id).slice(0, 60)})` : `${file}[${index}]`;
+}
+
+/** Why an instance does not parse, in one line; a throwing schema is the grader's fault, named so. */
+function schemaProblem(grader: Grader, item: unknown): { data: TaskInstance } | { problem: string } {
+  let parsed;
   try {
-    // Graders are trusted host code that ships with the harness (never agent code).
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    parsed = grader.instanceSchema.safeParse(item);
   } catch (cause) {
-    problems.push(`${GRADER_FILE}: failed to load (${(cause as Error).message})`);
-    return null;
+    return { problem: `grader.instanceSchema threw (${cause instanceof Error ? cause.message : String(cause)})` };
   }
-  const candidate = mod["grader"] as Partial<Grader> | undefined;
-  if (
-    candidate === undefined ||
-    typeof candidate !== "object" ||
-    typeof candidate.grade !== "function" ||
-    typeof (candidate.instanceSchema as { safeParse?: unknown } | undefined)?.safeParse !== "function"
-  ) {
-    problems.push(`${GRADER_FILE}: must export \`grader\` with \`instanceSchema\` (zod) and \`grade\``);
-    return null;
-  }
-  return candidate as Grader;
+  if (!parsed.success)
+    return { problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") };
+  if (typeof parsed.data.id !== "string" || parsed.data.id === "") return { problem: "missing string id" };
+  return { data: parsed.data };
 }
 
 function parseSplit(
@@ -75,6 +82,7 @@ function parseSplit(
   }
   if (raw.length === 0) problems.push(`${file}: has no instances`);
   const out: TaskInstance[] = [];
+  let failing = 0;
   raw.forEach((item: unknown, index) => {
     if (grader === null) {
       const id = (item as { id?: unknown } | null)?.id;
@@ -82,18 +90,17 @@ function parseSplit(
       else out.push({ id });
       return;
     }
-    const parsed = grader.instanceSchema.safeParse(item);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
-      problems.push(`${file}[${index}]: ${issues.join("; ")}`);
+    const result = schemaProblem(grader, item);
+    if ("data" in result) {
+      out.push(result.data);
       return;
     }
-    if (typeof parsed.data.id !== "string" || parsed.data.id === "") {
-      problems.push(`${file}[${index}]: missing string id`);
-      return;
-    }
-    out.push(parsed.data);
+    failing += 1;
+    if (failing <= SCHEMA_FAILURES_LISTED)
+      problems.push(`${instanceLabel(file, index, item)}: ${result.problem}; every instance must match grader.instanceSchema`.slice(0, 400));
   });
+  if (failing > SCHEMA_FAILURES_LISTED)
+    problems.push(`${file}: ${failing - SCHEMA_FAILURES_LISTED} more instances do not match grader.instanceSchema`);
   return out;
 }
 

@@ -20,7 +20,8 @@ export {
   RunOptions,
   taskDirFor,
 } from "./run-options.js";
-export { checkAgentTree, preflight } from "./preflight.js";
+export { checkAgentTree, checkTask, preflight } from "./preflight.js";
+export { recordedTaskDir } from "./recorded-task.js";
 export { createBuildCache } from "./build-cache.js";
 export type { BuildCache } from "./build-cache.js";
 export { checkInterrupted, StepInterrupted } from "./run-context.js";

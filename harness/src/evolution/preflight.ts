@@ -1,12 +1,13 @@
 /**
- * Checks before any container starts: the task folder loads, and the agent tree meets the
- * contract (policy, compile, signature on the host). Every reason is reported at once.
+ * Checks before any container starts: the task folder loads and its grader survives a trivial
+ * candidate, and the agent tree meets the contract (policy, compile, signature on the host).
+ * Every reason is reported at once. `evolve check` runs the same checks.
  */
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
 import { diffDirectories } from "../archive/index.js";
-import { loadTask, type Task } from "../evaluation/index.js";
+import { loadTask, smokeTestGrader, type Task } from "../evaluation/index.js";
 import { REQUIRED_FILES, type Validator } from "../validation/index.js";
 
 /** Every reason an agent tree does not meet the contract (empty when it does). */
@@ -39,16 +40,28 @@ export async function checkAgentTree(agentDir: string, validator: Validator, scr
   return problems;
 }
 
-/** Loads the task and checks the agent; one EvolveError listing every problem, or the task. */
-export async function preflight(taskDir: string, agentDir: string, validator: Validator, scratch: string, extra: string[] = []): Promise<Task> {
-  const problems = [...extra];
-  let task: Task | null = null;
+/**
+ * Loads the task folder and grades a few instances against a trivial stand-in candidate.
+ * The task is null when it did not load; problems lists what is wrong either way.
+ */
+export async function checkTask(taskDir: string): Promise<{ task: Task | null; problems: string[] }> {
+  let task: Task;
   try {
     task = await loadTask(taskDir);
   } catch (error) {
     if (!(error instanceof EvolveError) || error.code !== "invalid_task") throw error;
-    problems.push(error.message);
+    return { task: null, problems: [error.message] };
   }
+  const smoke = await smokeTestGrader(task);
+  return { task, problems: smoke.length === 0 ? [] : [`task ${task.dir} is invalid:\n- ${smoke.join("\n- ")}`] };
+}
+
+/** Loads the task and checks the agent; one EvolveError listing every problem, or the task. */
+export async function preflight(taskDir: string, agentDir: string, validator: Validator, scratch: string, extra: string[] = []): Promise<Task> {
+  const problems = [...extra];
+  const checked = await checkTask(taskDir);
+  const task = checked.problems.length === 0 ? checked.task : null;
+  problems.push(...checked.problems);
   problems.push(...(await checkAgentTree(agentDir, validator, scratch)));
   if (problems.length > 0 || task === null) {
     const onlyTask = problems.every((p) => !p.startsWith("agent "));

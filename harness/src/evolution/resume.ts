@@ -13,6 +13,7 @@ import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 import { preflight } from "./preflight.js";
+import { recordedTaskDir } from "./recorded-task.js";
 import { checkLimitsOf, DEFAULT_ARCHIVE_ROOT, DEFAULT_WARM_POOL } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import { resolveRunDir, type RunIo } from "./start-run.js";
@@ -38,10 +39,10 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
   validator.warm();
   let task;
   if (recorded.includes("g0000")) {
-    task = await loadTask(config.task.dir);
+    task = await loadTask(recordedTaskDir(config.task));
   } else {
     const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
-    task = await preflight(config.task.dir, config.agentDir, validator, scratch)
+    task = await preflight(recordedTaskDir(config.task), config.agentDir, validator, scratch)
       .catch(async (error: unknown) => {
         await validator.close();
         throw error;

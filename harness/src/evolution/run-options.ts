@@ -9,8 +9,11 @@ import { CheckLimits, DEFAULT_CHECK_LIMITS } from "../validation/check-limits.js
 
 const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 
-/** Archive root when --out is not given: generations/ of the harness checkout. */
-export const DEFAULT_ARCHIVE_ROOT = resolve(REPO_ROOT, "generations");
+/**
+ * Archive root when --out is not given: generations/ in the folder evolve runs in (the
+ * checkout for `npm start`), never inside an installed package.
+ */
+export const DEFAULT_ARCHIVE_ROOT = resolve("generations");
 /** The seed agent tree copied into generation 0 when --agent is not given. */
 export const DEFAULT_AGENT_DIR = resolve(REPO_ROOT, "seed-agent");
 /** Folder of the built-in tasks: `--task NAME` means tasks/NAME. */

@@ -21,6 +21,7 @@ import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
 import { readRun } from "../archive/index.js";
 import { createValidator } from "../validation/index.js";
 import { preflight } from "./preflight.js";
+import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
 import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor } from "./run-options.js";
 import { executeRun } from "./run-session.js";
@@ -155,6 +156,6 @@ async function resolveOrigin(from: string, root: string): Promise<{ from: RunOri
   return {
     from: { run: runRecord.value.id, generation, lineage },
     snapshotDir: generationPaths(runDir, generation).snapshot,
-    taskDir: runRecord.value.config.task.dir,
+    taskDir: recordedTaskDir(runRecord.value.config.task),
   };
 }

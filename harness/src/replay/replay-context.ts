@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { newSessionId, type SandboxEngine } from "../../../sandbox/src/index.js";
 import type { GenerationRecord, RunRecord } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
-import { checkLimitsOf, createBuildCache, DEFAULT_IMPROVE_TIMEOUT_MS, type RunContext } from "../evolution/index.js";
+import { checkLimitsOf, createBuildCache, DEFAULT_IMPROVE_TIMEOUT_MS, recordedTaskDir, type RunContext } from "../evolution/index.js";
 import { BudgetLedger, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, priceFor, type LlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 
@@ -62,7 +62,7 @@ export async function createReplayContext(run: RunRecord, env: ReplayEnvironment
       generationLimits: { tokens: limit(run, "generationTokens"), usd: null },
       port: null,
     },
-    task: await loadTask(run.config.task.dir),
+    task: await loadTask(recordedTaskDir(run.config.task)),
     validator,
     builds: createBuildCache(join(workRoot, "builds"), validator),
     workRoot,

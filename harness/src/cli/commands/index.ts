@@ -1,10 +1,12 @@
 /** Every subcommand, in the order `evolve --help` lists them. */
 import type { CliCommand } from "../command.js";
 import { cat } from "./cat.js";
+import { check } from "./check.js";
 import { clean } from "./clean.js";
 import { diff } from "./diff.js";
 import { doctor } from "./doctor.js";
 import { lineage } from "./lineage.js";
+import { create } from "./new.js";
 import { ls } from "./ls.js";
 import { replay } from "./replay.js";
 import { report } from "./report.js";
@@ -13,4 +15,4 @@ import { run } from "./run.js";
 import { show } from "./show.js";
 import { tree } from "./tree.js";
 
-export const commands: CliCommand[] = [run, resume, ls, tree, show, diff, lineage, cat, replay, report, doctor, clean];
+export const commands: CliCommand[] = [run, resume, create, check, ls, tree, show, diff, lineage, cat, replay, report, doctor, clean];

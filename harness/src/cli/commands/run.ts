@@ -4,6 +4,7 @@ import type { ProgressSink } from "../../evolution/index.js";
 import { DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK } from "../../evolution/run-options.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
+import { resolveTaskArg } from "../task-arg.js";
 
 /** A numeric option as a number (zod checks the range), or undefined when absent. */
 export function numberOption(values: CommandInput["values"], name: string): number | undefined {
@@ -24,8 +25,8 @@ export const run: CliCommand = {
   name: "run",
   summary: "evolve an agent on a task (no options: the built-in default, offline, a few minutes)",
   help: `usage: evolve run [options]
-  --task T|DIR          built-in task name (tasks/T) or a task folder (default ${DEFAULT_TASK})
-  --agent DIR           agent tree for generation 0 (default seed-agent/)
+  --task T|DIR          built-in task name (tasks/T) or a task folder (default ${DEFAULT_TASK}); evolve new task DIR writes one
+  --agent DIR           agent tree for generation 0 (default seed-agent/); evolve new agent DIR writes one
   --from RUN/GEN        branch: generation 0 is that generation's snapshot (lineage kept in run.json)
   --generations N       children to attempt (default ${DEFAULT_GENERATIONS}); the seed is evaluated on top
   --workers W           children in flight at once (default: number of cores)
@@ -35,7 +36,7 @@ export const run: CliCommand = {
   --budget-usd X        dollars for the whole run (models with a known price)
   --generation-tokens N LLM tokens per generation
   --seed K              run seed: selection, self-modification seeds, evaluation seed (default ${DEFAULT_SEED})
-  --out DIR             archive root (default generations/)
+  --out DIR             archive root (default generations/ in the current folder)
   --runtime R           runc (default) or runsc (gVisor)
   --improve-timeout S   seconds for one self-modification container (default 180)
   --check-memory MB     heap cap of the worker that checks each candidate (policy, compile, signature; default ${DEFAULT_CHECK_LIMITS.memoryMb})
@@ -64,8 +65,9 @@ export const run: CliCommand = {
   async run({ values }) {
     const improveTimeout = numberOption(values, "improve-timeout");
     const checkTimeout = numberOption(values, "check-timeout");
+    const task = stringOption(values, "task");
     const raw = {
-      task: stringOption(values, "task"),
+      task: task === undefined ? undefined : resolveTaskArg(task),
       agent: stringOption(values, "agent"),
       from: stringOption(values, "from"),
       generations: numberOption(values, "generations"),

@@ -10,7 +10,7 @@ import { bestGeneration, byId } from "../../report/index.js";
 /** Where runs live unless --out says otherwise: the same root `evolve run` writes to. */
 export const DEFAULT_OUT = DEFAULT_ARCHIVE_ROOT;
 
-export const OUT_HELP = "  --out DIR   archive root holding the runs (default: generations/ of the checkout)";
+export const OUT_HELP = "  --out DIR   archive root holding the runs (default: generations/ in the current folder)";
 export const JSON_HELP = "  --json      machine-readable output on stdout";
 
 async function isDirectory(path: string): Promise<boolean> {

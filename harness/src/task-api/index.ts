@@ -1,0 +1,20 @@
+/**
+ * The task API: what a grader imports as `evolve/task`, from any folder. `evolve` resolves
+ * this specifier (and `zod`) to its own copies when it loads a grader, so a task folder needs
+ * no package.json or node_modules. Everything here is documented in the README's "Your own task".
+ */
+export { z } from "zod";
+export type { Json } from "@evolve/contract";
+export {
+  GradeOutcome,
+  defineGrader,
+  describeFailure,
+  jsonBytes,
+  type GradeContext,
+  type Grader,
+  type SolveCall,
+  type SolveReply,
+  type TaskInstance,
+} from "../evaluation/grader.js";
+export { noAnswer, parseAnswer, quote, zeroScore, type AnswerCheck } from "./answers.js";
+export { seededRandom } from "../../../sandbox/runner/seeded-random.js";
