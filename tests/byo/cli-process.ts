@@ -2,6 +2,7 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
+import { offlineEnv } from "../support/evolve-process.js";
 
 const exec = promisify(execFile);
 
@@ -16,11 +17,8 @@ export interface CliRun {
 
 /** `node BIN ...args` in `cwd`, with no LLM in its environment. */
 export async function runEvolve(bin: string, args: readonly string[], cwd: string, timeoutMs = 180_000): Promise<CliRun> {
-  const env = { ...process.env };
-  delete env["OPENAI_API_KEY"];
-  delete env["OPENAI_BASE_URL"];
   try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { cwd, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { cwd, env: offlineEnv(), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };

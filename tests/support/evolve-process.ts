@@ -14,12 +14,17 @@ export interface EvolveProcess {
   output(): string;
 }
 
-/** Starts `evolve ARGS` in the checkout; `started` collects it so afterAll can kill what is left. */
-export function spawnEvolve(args: readonly string[], started: ChildProcess[]): EvolveProcess {
+/** This process's environment without an LLM endpoint or key: the CLI runs offline. */
+export function offlineEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env["OPENAI_API_KEY"];
   delete env["OPENAI_BASE_URL"];
-  const child = spawn(process.execPath, [join(ROOT, "bin/evolve.js"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  return env;
+}
+
+/** Starts `evolve ARGS` in the checkout; `started` collects it so afterAll can kill what is left. */
+export function spawnEvolve(args: readonly string[], started: ChildProcess[]): EvolveProcess {
+  const child = spawn(process.execPath, [join(ROOT, "bin/evolve.js"), ...args], { cwd: ROOT, env: offlineEnv(), stdio: ["ignore", "pipe", "pipe"] });
   started.push(child);
   let text = "";
   child.stdout?.on("data", (d: Buffer) => (text += d.toString()));
