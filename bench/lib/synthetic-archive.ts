@@ -28,7 +28,7 @@ export async function writeSyntheticArchive(root: string, runId: string, generat
   const rng = createRng(7);
   const t0 = Date.UTC(2025, 0, 1);
   const run: RunRecord = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     id: runId,
     createdAt: new Date(t0).toISOString(),
     updatedAt: new Date(t0).toISOString(),
@@ -41,7 +41,7 @@ export async function writeSyntheticArchive(root: string, runId: string, generat
       seed: 1,
       model: null,
       runtime: "runc",
-      limits: {},
+      limits: { budgetTokens: null, budgetUsd: null, generationTokens: null, improveTimeoutMs: 180_000, importTimeoutMs: 10_000, checkMemoryMb: 1024, checkTimeoutMs: 30_000 },
     },
     harnessVersion: "bench",
     status: "finished",

@@ -7,9 +7,20 @@ import type { Rng } from "../../harness/src/selection/index.js";
 
 export const AT = "2025-01-02T03:04:05.678Z";
 
+/** A complete set of run limits (run.json version 2 requires every key). */
+export const TEST_LIMITS: RunRecord["config"]["limits"] = {
+  budgetTokens: null,
+  budgetUsd: null,
+  generationTokens: null,
+  improveTimeoutMs: 60_000,
+  importTimeoutMs: 10_000,
+  checkMemoryMb: 1024,
+  checkTimeoutMs: 30_000,
+};
+
 export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     id: "run-test",
     createdAt: AT,
     updatedAt: AT,
@@ -22,7 +33,7 @@ export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
       seed: 7,
       model: null,
       runtime: "runc",
-      limits: { memoryBytes: 512 * 1024 * 1024, pidsLimit: 64, improveTimeoutMs: 60_000 },
+      limits: TEST_LIMITS,
     },
     harnessVersion: "0.1.0",
     status: "running",

@@ -21,7 +21,7 @@ describe("RunRecord", () => {
   });
 
   it("rejects another schema version, an unknown strategy and a run id with a slash", () => {
-    expect(RunRecord.safeParse({ ...makeRun(), schemaVersion: 2 }).success).toBe(false);
+    expect(RunRecord.safeParse({ ...makeRun(), schemaVersion: 3 }).success).toBe(false);
     const run = makeRun();
     expect(RunRecord.safeParse({ ...run, config: { ...run.config, selection: "roulette" } }).success).toBe(false);
     expect(RunRecord.safeParse(makeRun({ id: "../x" })).success).toBe(false);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { GenerationRecord, RunRecord } from "../../harness/src/archive/index.js";
 import { ArchiveWriter, diffDirectories, writeTree } from "../../harness/src/archive/index.js";
 import type { InstanceResult } from "../../harness/src/contract/results.js";
+import { TEST_LIMITS } from "../archive/fixtures.js";
 import { createRng } from "../../harness/src/selection/index.js";
 
 export const HOSTILE_SUMMARY = `</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`;
@@ -75,7 +76,7 @@ export async function writeSyntheticRun(opts: SyntheticOptions): Promise<Synthet
   const root = await mkdtemp(join(SCRATCH, "evolve-synth-"));
   const work = await mkdtemp(join(SCRATCH, "evolve-synth-trees-"));
   const run: RunRecord = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     id: runId,
     createdAt: new Date(AT).toISOString(),
     updatedAt: new Date(AT).toISOString(),
@@ -88,7 +89,7 @@ export async function writeSyntheticRun(opts: SyntheticOptions): Promise<Synthet
       seed: opts.seed ?? 11,
       model: null,
       runtime: "runc",
-      limits: {},
+      limits: TEST_LIMITS,
     },
     harnessVersion: "0.1.0",
     status: "finished",

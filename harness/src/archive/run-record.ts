@@ -3,27 +3,37 @@ import { z } from "zod";
 import { RngState } from "../selection/rng.js";
 import { SelectionStrategyName } from "../selection/strategies.js";
 import { GenerationId, RunId, Timestamp } from "./generation-id.js";
+import { upgradeRunRecord } from "./migrate-run-record.js";
 
-export const RUN_SCHEMA_VERSION = 1;
+/** 2: run.json's limits are a strict, complete set (version 1 let any numeric key through). */
+export const RUN_SCHEMA_VERSION = 2;
 
 export const RunStatus = z.enum(["running", "finished", "interrupted"]);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-/** Container limits and budgets; sandbox fields are typed, further numeric limits allowed. */
-export const RunLimits = z
-  .object({
-    memoryBytes: z.number().positive(),
-    nanoCpus: z.number().positive(),
-    pidsLimit: z.number().int().positive(),
-    tmpfsBytes: z.number().positive(),
-    logBytes: z.number().positive(),
-    /** Heap cap (MiB) of the worker that runs a candidate's policy, compile and signature checks. */
-    checkMemoryMb: z.number().int().positive(),
-    /** Wall clock (ms) of one candidate's policy, compile and signature checks. */
-    checkTimeoutMs: z.number().int().positive(),
-  })
-  .partial()
-  .catchall(z.number().nullable());
+const PositiveInt = z.number().int().positive();
+
+/**
+ * The budgets and limits a run was started with: the one source for the run, every resume
+ * and every replay. Each key is required and an unknown (say, misspelt) key is an error:
+ * a missing budget must never read as "unlimited". Null means unlimited for the budgets only.
+ */
+export const RunLimits = z.strictObject({
+  /** LLM tokens for the whole run; null: unlimited. */
+  budgetTokens: PositiveInt.nullable(),
+  /** Dollars for the whole run; null: unlimited. */
+  budgetUsd: z.number().positive().finite().nullable(),
+  /** LLM tokens per generation; null: only the run budget applies. */
+  generationTokens: PositiveInt.nullable(),
+  /** Wall clock of one self-modification container. */
+  improveTimeoutMs: PositiveInt,
+  /** Wall clock of the import check's container. */
+  importTimeoutMs: PositiveInt,
+  /** Heap cap (MiB) of the worker that runs a candidate's policy, compile and signature checks. */
+  checkMemoryMb: PositiveInt,
+  /** Wall clock of one candidate's policy, compile and signature checks. */
+  checkTimeoutMs: PositiveInt,
+});
 export type RunLimits = z.infer<typeof RunLimits>;
 
 export const RunConfig = z.object({
@@ -51,7 +61,7 @@ export const RunOrigin = z.object({
 });
 export type RunOrigin = z.infer<typeof RunOrigin>;
 
-export const RunRecord = z.object({
+const RunRecordShape = z.object({
   schemaVersion: z.literal(RUN_SCHEMA_VERSION),
   id: RunId,
   createdAt: Timestamp,
@@ -63,4 +73,7 @@ export const RunRecord = z.object({
   /** The selection RNG after the last selection; null before the first. */
   rng: RngState.nullable(),
 });
-export type RunRecord = z.infer<typeof RunRecord>;
+
+/** run.json as read: a version-1 record is upgraded first (migrate-run-record.ts). */
+export const RunRecord = z.preprocess(upgradeRunRecord, RunRecordShape);
+export type RunRecord = z.output<typeof RunRecordShape>;

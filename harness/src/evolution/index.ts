@@ -7,7 +7,6 @@ export type { RunIo } from "./start-run.js";
 export { resumeRun } from "./resume.js";
 export {
   BUILTIN_TASKS_DIR,
-  checkLimitsOf,
   DEFAULT_AGENT_DIR,
   DEFAULT_ARCHIVE_ROOT,
   DEFAULT_GENERATIONS,
@@ -21,6 +20,7 @@ export {
   taskDirFor,
 } from "./run-options.js";
 export { checkAgentTree, checkTask, preflight } from "./preflight.js";
+export { checkLimitsOf, runContextOf, type RunContextParts } from "./run-context-of.js";
 export { recordedTaskDir } from "./recorded-task.js";
 export { createBuildCache } from "./build-cache.js";
 export type { BuildCache } from "./build-cache.js";

@@ -14,7 +14,7 @@ export interface SandboxSettings {
   session: string;
   runtime: "runc" | "runsc";
   improveTimeoutMs: number;
-  importTimeoutMs?: number;
+  importTimeoutMs: number;
 }
 
 /** LLM settings of a run: the setup, the shared run ledger, per-generation limits. */

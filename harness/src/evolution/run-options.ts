@@ -2,7 +2,6 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { RunRecord } from "../archive/index.js";
 import { SelectionStrategyName, DEFAULT_SELECTION_STRATEGY } from "../selection/index.js";
 // The file, not the folder index: that would load ts-morph and dockerode for `evolve run --help`.
 import { CheckLimits, DEFAULT_CHECK_LIMITS } from "../validation/check-limits.js";
@@ -65,15 +64,6 @@ export const RunOptions = z.object({
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).optional(),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
-
-/** The check limits a run was started with (runs recorded before they existed: the defaults). */
-export function checkLimitsOf(run: RunRecord): CheckLimits {
-  const { checkMemoryMb, checkTimeoutMs } = run.config.limits;
-  return CheckLimits.parse({
-    memoryMb: typeof checkMemoryMb === "number" ? checkMemoryMb : DEFAULT_CHECK_LIMITS.memoryMb,
-    timeoutMs: typeof checkTimeoutMs === "number" ? checkTimeoutMs : DEFAULT_CHECK_LIMITS.timeoutMs,
-  });
-}
 
 /** The built-in task folder for a name, or the path itself when it is not a plain name. */
 export function taskDirFor(task: string): string {

@@ -8,15 +8,14 @@ import { join } from "node:path";
 import { newSessionId, type SandboxEngine } from "../../../sandbox/src/index.js";
 import { readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
-import { BudgetLedger, type LlmPort, type LlmSetup } from "../llm/index.js";
+import type { LlmPort, LlmSetup } from "../llm/index.js";
 import { createRng, restoreRng } from "../selection/index.js";
 import type { Validator } from "../validation/index.js";
-import { createBuildCache } from "./build-cache.js";
 import { Progress, type ProgressSink } from "./progress.js";
 import { writeRunReport } from "./report-hook.js";
 import { StepInterrupted, type RunContext } from "./run-context.js";
+import { runContextOf } from "./run-context-of.js";
 import { runLoop, type LoopEnd } from "./run-loop.js";
-import { DEFAULT_IMPROVE_TIMEOUT_MS } from "./run-options.js";
 import { runSeedGeneration } from "./seed-generation.js";
 import { bestGeneration, formatSummary, summarise, type RunSummary } from "./summary.js";
 
@@ -36,12 +35,6 @@ export interface SessionInputs {
   checkDeaths?: ReadonlyMap<string, number>;
 }
 
-/** A limit kept in run.json's config (the one source for a run and its resumptions), or null. */
-function limitOf(run: RunRecord, key: string): number | null {
-  const value = run.config.limits[key];
-  return typeof value === "number" ? value : null;
-}
-
 /** Runs (or continues) the run in `writer` to its end; prints progress and the summary to `sink`. */
 export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   const started = Date.now();
@@ -51,33 +44,18 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   const workRoot = await mkdtemp(join(tmpdir(), "evolve-run-"));
   const contents = await readRun(writer.runDir);
   const records: GenerationRecord[] = [...contents.generations];
-  const importTimeoutMs = limitOf(run, "importTimeoutMs");
   const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: 0, usd: 0 });
-  const ctx: RunContext = {
-    runId: run.id,
-    sandbox: {
-      engine,
-      image,
-      session: inputs.session ?? newSessionId(),
-      runtime: run.config.runtime,
-      improveTimeoutMs: limitOf(run, "improveTimeoutMs") ?? DEFAULT_IMPROVE_TIMEOUT_MS,
-      ...(importTimeoutMs === null ? {} : { importTimeoutMs }),
-    },
-    llm: {
-      setup: inputs.llm.setup,
-      runLedger: new BudgetLedger("run", { tokens: limitOf(run, "budgetTokens"), usd: limitOf(run, "budgetUsd") }, spent),
-      generationLimits: { tokens: limitOf(run, "generationTokens"), usd: null },
-      ...(inputs.llm.port === undefined ? {} : { port: inputs.llm.port }),
-    },
+  const ctx = runContextOf(run, {
+    engine,
+    image,
+    session: inputs.session ?? newSessionId(),
     task: inputs.task,
     validator: inputs.validator,
-    builds: createBuildCache(join(workRoot, "builds"), inputs.validator),
     workRoot,
-    evaluationSeed: run.config.seed,
-    runSeed: run.config.seed,
+    llm: { ...inputs.llm, spent },
     signal: inputs.signal,
-    checkDeaths: inputs.checkDeaths ?? new Map(),
-  };
+    ...(inputs.checkDeaths === undefined ? {} : { checkDeaths: inputs.checkDeaths }),
+  });
   const sweeper = sweepWhenAborted(ctx);
   const progress = new Progress(inputs.sink, run.config.generations, records);
   for (const problem of contents.problems) progress.note(`warning: skipped unreadable record ${problem.path}: ${problem.reason}`);

@@ -19,7 +19,7 @@ import {
 } from "../archive/index.js";
 import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
 import { readRun } from "../archive/index.js";
-import { createValidator } from "../validation/index.js";
+import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS } from "../validation/index.js";
 import { preflight } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
@@ -99,7 +99,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
         budgetUsd: options.budgetUsd,
         generationTokens: options.generationTokens,
         improveTimeoutMs: options.improveTimeoutMs,
-        importTimeoutMs: options.importTimeoutMs ?? null,
+        importTimeoutMs: options.importTimeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
         checkMemoryMb: options.checkMemoryMb,
         checkTimeoutMs: options.checkTimeoutMs,
       },

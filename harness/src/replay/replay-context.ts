@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { newSessionId, type SandboxEngine } from "../../../sandbox/src/index.js";
 import type { GenerationRecord, RunRecord } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
-import { checkLimitsOf, createBuildCache, DEFAULT_IMPROVE_TIMEOUT_MS, recordedTaskDir, type RunContext } from "../evolution/index.js";
-import { BudgetLedger, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, priceFor, type LlmSetup } from "../llm/index.js";
+import { checkLimitsOf, recordedTaskDir, runContextOf, type RunContext } from "../evolution/index.js";
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, priceFor, type LlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 
 /** Where a replay's containers run. */
@@ -19,11 +19,6 @@ export interface ReplayEnvironment {
   /** Container session label; fresh when absent. */
   session?: string;
   signal?: AbortSignal;
-}
-
-function limit(run: RunRecord, name: string): number | null {
-  const value = run.config.limits[name];
-  return typeof value === "number" ? value : null;
 }
 
 /** The LLM setup of the recorded run, pointing nowhere: calls are answered by a replay port. */
@@ -45,30 +40,14 @@ export async function createReplayContext(run: RunRecord, env: ReplayEnvironment
   const image = await env.engine.ensureRuntimeImage();
   const validator = createValidator({ limits: checkLimitsOf(run) });
   const workRoot = await mkdtemp(join(tmpdir(), "evolve-replay-"));
-  const importTimeoutMs = limit(run, "importTimeoutMs");
-  return {
-    runId: run.id,
-    sandbox: {
-      engine: env.engine,
-      image,
-      session: env.session ?? newSessionId(),
-      runtime: run.config.runtime,
-      improveTimeoutMs: limit(run, "improveTimeoutMs") ?? DEFAULT_IMPROVE_TIMEOUT_MS,
-      ...(importTimeoutMs === null ? {} : { importTimeoutMs }),
-    },
-    llm: {
-      setup: replaySetup(run),
-      runLedger: new BudgetLedger("run", { tokens: limit(run, "budgetTokens"), usd: limit(run, "budgetUsd") }),
-      generationLimits: { tokens: limit(run, "generationTokens"), usd: null },
-      port: null,
-    },
+  return runContextOf(run, {
+    engine: env.engine,
+    image,
+    session: env.session ?? newSessionId(),
     task: await loadTask(recordedTaskDir(run.config.task)),
     validator,
-    builds: createBuildCache(join(workRoot, "builds"), validator),
     workRoot,
-    evaluationSeed: run.config.seed,
-    runSeed: run.config.seed,
+    llm: { setup: replaySetup(run), port: null },
     signal: env.signal ?? new AbortController().signal,
-    checkDeaths: new Map(),
-  };
+  });
 }

@@ -1,0 +1,53 @@
+/**
+ * Reading archives written by earlier versions. Version 1 of run.json kept its limits as an
+ * open map of numbers (anything went through, a missing key read as "unlimited"); version 2
+ * requires every limit. A version-1 record gets the values the harness of its day used
+ * when a key was absent or null, so the run resumes and replays as it ran.
+ */
+import { z } from "zod";
+
+/** What a version-1 harness did when a limit was not recorded (its defaults, fixed in history). */
+const V1_DEFAULTS = {
+  improveTimeoutMs: 180_000,
+  importTimeoutMs: 10_000,
+  // Version 1 checked on the main thread without limits; these are version 2's defaults.
+  checkMemoryMb: 1024,
+  checkTimeoutMs: 30_000,
+} as const;
+
+const V1Limits = z.looseObject({
+  budgetTokens: z.number().nullable().optional(),
+  budgetUsd: z.number().nullable().optional(),
+  generationTokens: z.number().nullable().optional(),
+  improveTimeoutMs: z.number().nullable().optional(),
+  importTimeoutMs: z.number().nullable().optional(),
+});
+
+const V1Record = z.looseObject({
+  schemaVersion: z.literal(1),
+  config: z.looseObject({ limits: V1Limits }),
+});
+
+/** A version-1 run.json upgraded to version 2; anything else is returned as it is (the schema judges it). */
+export function upgradeRunRecord(raw: unknown): unknown {
+  const v1 = V1Record.safeParse(raw);
+  if (!v1.success) return raw;
+  const limits = v1.data.config.limits;
+  return {
+    ...v1.data,
+    schemaVersion: 2,
+    config: {
+      ...v1.data.config,
+      // The five container fields version 1 typed were never written; other keys are dropped.
+      limits: {
+        budgetTokens: limits.budgetTokens ?? null,
+        budgetUsd: limits.budgetUsd ?? null,
+        generationTokens: limits.generationTokens ?? null,
+        improveTimeoutMs: limits.improveTimeoutMs ?? V1_DEFAULTS.improveTimeoutMs,
+        importTimeoutMs: limits.importTimeoutMs ?? V1_DEFAULTS.importTimeoutMs,
+        checkMemoryMb: V1_DEFAULTS.checkMemoryMb,
+        checkTimeoutMs: V1_DEFAULTS.checkTimeoutMs,
+      },
+    },
+  };
+}

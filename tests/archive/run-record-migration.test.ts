@@ -1,0 +1,73 @@
+/**
+ * run.json version 2: strict, complete limits, and version-1 archives (tests/fixtures/
+ * archive-v1, written by the harness of 2026-11-22) still read, with the limits their
+ * harness used filled in.
+ */
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ArchiveWriter, readRun, readRunRecord, RUN_SCHEMA_VERSION } from "../../harness/src/archive/index.js";
+import { makeRun, tempDir } from "./fixtures.js";
+
+const V1_RUN = new URL("../fixtures/archive-v1/run-v1/", import.meta.url).pathname;
+
+async function runJsonWith(edit: (limits: Record<string, unknown>) => void): Promise<string> {
+  const dir = await tempDir();
+  const record = JSON.parse(JSON.stringify(makeRun())) as { config: { limits: Record<string, unknown> } };
+  edit(record.config.limits);
+  await writeFile(join(dir, "run.json"), JSON.stringify(record));
+  return dir;
+}
+
+describe("run.json version 2", () => {
+  it("reads a version-1 record with the limits its harness used where it recorded none", async () => {
+    const read = await readRunRecord(V1_RUN);
+    expect(read.ok ? read.value : read.problem).toMatchObject({
+      schemaVersion: RUN_SCHEMA_VERSION,
+      id: "run-20261123-192518-61e3",
+      status: "finished",
+      config: {
+        limits: {
+          budgetTokens: null,
+          budgetUsd: null,
+          generationTokens: null,
+          improveTimeoutMs: 180_000,
+          importTimeoutMs: 10_000, // recorded as null: "the default", 10 s in version 1
+          checkMemoryMb: 1024,
+          checkTimeoutMs: 30_000,
+        },
+      },
+    });
+    const contents = await readRun(V1_RUN);
+    expect(contents.problems).toEqual([]);
+    expect(contents.generations.map((g) => g.id)).toEqual(["g0000", "g0001"]);
+  });
+
+  it("writes a reopened version-1 run back as version 2", async () => {
+    const dir = join(await tempDir(), "run-v1");
+    await cp(V1_RUN, dir, { recursive: true });
+    const writer = await ArchiveWriter.open(dir);
+    await writer.updateRun((r) => r);
+    const onDisk = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as { schemaVersion: number; config: { limits: object } };
+    expect(onDisk.schemaVersion).toBe(2);
+    expect(Object.keys(onDisk.config.limits).sort()).toEqual(
+      ["budgetTokens", "budgetUsd", "checkMemoryMb", "checkTimeoutMs", "generationTokens", "importTimeoutMs", "improveTimeoutMs"],
+    );
+  });
+
+  it("refuses a misspelt limit by name, rather than reading the real one as unlimited", async () => {
+    const dir = await runJsonWith((limits) => {
+      limits["budgetTokenz"] = limits["budgetTokens"];
+      delete limits["budgetTokens"];
+    });
+    const read = await readRunRecord(dir);
+    expect(read.ok).toBe(false);
+    expect(read.ok ? "" : read.problem.reason).toMatch(/budgetTokenz/);
+    expect(read.ok ? "" : read.problem.reason).toMatch(/budgetTokens/);
+  });
+
+  it("refuses a record with a limit missing", async () => {
+    const read = await readRunRecord(await runJsonWith((limits) => delete limits["checkTimeoutMs"]));
+    expect(read.ok ? "" : read.problem.reason).toMatch(/checkTimeoutMs/);
+  });
+});
