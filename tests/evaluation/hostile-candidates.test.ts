@@ -6,7 +6,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { InstanceResult } from "../../harness/src/contract/results.js";
+import type { InstanceResult } from "../../harness/src/results/index.js";
 import { evaluateCandidate, loadTask } from "../../harness/src/evaluation/index.js";
 import { testEngine } from "../support/test-engine.js";
 import { writeBuild } from "./emit-seed.js";

@@ -1,7 +1,7 @@
 /** The meta agent's request carries visible feedback and lineage notes only, never held-out data. */
 import { describe, expect, it } from "vitest";
 import { GENERATION_SCHEMA_VERSION, type GenerationRecord } from "../../harness/src/archive/index.js";
-import type { StageResult } from "../../harness/src/contract/results.js";
+import type { StageResult } from "../../harness/src/results/index.js";
 import { buildImproveRequest } from "../../harness/src/evolution/index.js";
 import type { TaskManifest } from "../../harness/src/evaluation/index.js";
 

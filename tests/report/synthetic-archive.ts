@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GenerationRecord, RunRecord } from "../../harness/src/archive/index.js";
 import { ArchiveWriter, diffDirectories, writeTree } from "../../harness/src/archive/index.js";
-import type { InstanceResult } from "../../harness/src/contract/results.js";
+import type { InstanceResult } from "../../harness/src/results/index.js";
 import { TEST_LIMITS } from "../archive/fixtures.js";
 import { createRng } from "../../harness/src/selection/index.js";
 

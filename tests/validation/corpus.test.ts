@@ -7,7 +7,7 @@ import { appendFile, cp, mkdtemp, readFile, readdir, rm, stat } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ValidationFailure, ValidationStage } from "../../harness/src/contract/results.js";
+import { ValidationFailure, ValidationStage } from "../../harness/src/results/index.js";
 import { createValidator, type ValidationOutcome, type Validator } from "../../harness/src/validation/index.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 import { type CorpusCase, createLimiter, loadCorpus, prepareCase, SEED_DIR } from "./corpus.js";

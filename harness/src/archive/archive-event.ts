@@ -1,8 +1,8 @@
 /** events.jsonl: one JSON object per line, appended as the run goes. */
 import { z } from "zod";
-import { ValidationStage } from "../contract/results.js";
-import { RngState } from "../selection/rng.js";
-import { SelectionStrategyName } from "../selection/strategies.js";
+import { ValidationStage } from "../results/index.js";
+import { RngState } from "../selection/index.js";
+import { SelectionStrategyName } from "../selection/index.js";
 import { GenerationId, Timestamp } from "./generation-id.js";
 
 const base = { at: Timestamp };

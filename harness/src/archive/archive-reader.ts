@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
-import { EvolveError } from "../../../sandbox/src/errors.js";
+import { EvolveError } from "../errors/index.js";
 import { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
 import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
 import { TEMP_PREFIX } from "./atomic-fs.js";

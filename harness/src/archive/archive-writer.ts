@@ -6,7 +6,7 @@
  */
 import { access, appendFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError } from "../../../sandbox/src/errors.js";
+import { EvolveError } from "../errors/index.js";
 import { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
 import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
 import { syncDirectory, TEMP_PREFIX, tempPathFor, toJsonText, writeFileAtomic, writeFileSynced } from "./atomic-fs.js";

@@ -1,6 +1,6 @@
 /** generation.json: everything known about one attempted child (or the seed), valid or not. */
 import { z } from "zod";
-import { EvaluationResult, ValidationFailure, ValidationStage } from "../contract/results.js";
+import { EvaluationResult, ValidationFailure, ValidationStage } from "../results/index.js";
 import { GenerationId, Timestamp } from "./generation-id.js";
 
 export const GENERATION_SCHEMA_VERSION = 1;

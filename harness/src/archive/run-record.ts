@@ -1,7 +1,7 @@
 /** run.json: the configuration and state of one run, rewritten atomically as it changes. */
 import { z } from "zod";
-import { RngState } from "../selection/rng.js";
-import { SelectionStrategyName } from "../selection/strategies.js";
+import { RngState } from "../selection/index.js";
+import { SelectionStrategyName } from "../selection/index.js";
 import { GenerationId, RunId, Timestamp } from "./generation-id.js";
 import { upgradeRunRecord } from "./migrate-run-record.js";
 

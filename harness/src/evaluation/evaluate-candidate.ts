@@ -4,10 +4,10 @@
  * the held-out split when asked. Held-out instances only ever enter held-out sessions.
  */
 import { openSolveSession, type AgentContainerOptions, type SandboxEngine } from "../../../sandbox/src/index.js";
-import type { Runtime, SandboxLabels, SandboxLimits } from "../../../sandbox/src/types.js";
-import type { WireLlmRequest, WireLlmResponse } from "../../../sandbox/runner/protocol.js";
-import { EvolveError } from "../../../sandbox/src/errors.js";
-import { EvaluationResult, type EvaluationStage, type StageResult } from "../contract/results.js";
+import type { Runtime, SandboxLabels, SandboxLimits } from "../../../sandbox/src/index.js";
+import type { WireLlmRequest, WireLlmResponse } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../errors/index.js";
+import { EvaluationResult, type EvaluationStage, type StageResult } from "../results/index.js";
 import type { Task } from "./load-task.js";
 import { runStage, type StageEnv, type StageSession } from "./run-stage.js";
 

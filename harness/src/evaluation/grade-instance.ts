@@ -3,7 +3,7 @@
  * whatever goes wrong on the candidate's side becomes a zero score with the reason.
  */
 import type { Json } from "@evolve/contract";
-import type { InstanceResult, Split } from "../contract/results.js";
+import type { InstanceResult, Split } from "../results/index.js";
 import { GradeOutcome, jsonBytes, type Grader, type SolveCall, type SolveReply, type TaskInstance } from "./grader.js";
 
 /** The part of a solve session the grading needs (the sandbox's SolveSession fits). */

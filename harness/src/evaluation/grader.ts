@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { Json } from "@evolve/contract";
-import { JsonValue } from "../contract/results.js";
+import { JsonValue } from "../results/index.js";
 
 /** What one call of the candidate gave back (the sandbox's SolveReply, seen by graders). */
 export type SolveReply =

@@ -2,7 +2,7 @@
  * One stage of an evaluation: its instances stream through one solve session; a session
  * that dies (timeout, crash, protocol) is replaced by a fresh one, a bounded number of times.
  */
-import type { EvaluationStage, InstanceResult, Split, StageResult } from "../contract/results.js";
+import type { EvaluationStage, InstanceResult, Split, StageResult } from "../results/index.js";
 import type { Grader, TaskInstance } from "./grader.js";
 import { attemptInstance, instanceResult, notRun, type Attempt, type CallTarget, type GradeLimits } from "./grade-instance.js";
 

@@ -3,7 +3,7 @@
  * on the run's fixed evaluation seed: stage 1, the rest of the visible split above the
  * threshold, then the held-out split for the record (never shown to any agent).
  */
-import type { EvaluationResult } from "../contract/results.js";
+import type { EvaluationResult } from "../results/index.js";
 import { evaluateCandidate } from "../evaluation/index.js";
 import type { ScoreSummary } from "../archive/index.js";
 import type { RunContext } from "./run-context.js";

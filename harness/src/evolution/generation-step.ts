@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
-import type { EvaluationResult } from "../contract/results.js";
+import type { EvaluationResult } from "../results/index.js";
 import { diffDirectories, generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
 import { buildImproveRequest } from "./improve-request.js";
 import { buildRecord, type Failure, recordGeneration } from "./record-generation.js";

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { ArchiveWriter, PhaseTimings } from "../archive/index.js";
-import type { EvaluationResult, ValidationFailure } from "../contract/results.js";
+import type { EvaluationResult, ValidationFailure } from "../results/index.js";
 import { evaluateStep } from "./evaluate-step.js";
 import type { Failure } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";

@@ -8,7 +8,7 @@ import {
   type InvalidStage,
   PhaseTimings,
 } from "../archive/index.js";
-import type { EvaluationResult } from "../contract/results.js";
+import type { EvaluationResult } from "../results/index.js";
 import type { BrokerUsage } from "../llm/index.js";
 import { scoresOf } from "./evaluate-step.js";
 

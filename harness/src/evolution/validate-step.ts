@@ -1,5 +1,5 @@
 /** Phase 4 of a generation: the four validation gates (the seed skips the non-empty-diff rule). */
-import type { ValidationFailure, ValidationTimings } from "../contract/results.js";
+import type { ValidationFailure, ValidationTimings } from "../results/index.js";
 import type { RunContext } from "./run-context.js";
 
 export interface ValidateStepInput {

@@ -4,8 +4,8 @@
  * generation and run budgets before anything is sent, calls the port, and records every call.
  * A rejection's message is what the agent sees, so it says plainly why.
  */
-import type { ToolMessage, WireLlmResponse } from "../../../sandbox/runner/protocol.js";
-import { EvolveError } from "../../../sandbox/src/errors.js";
+import type { ToolMessage, WireLlmResponse } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../errors/index.js";
 import { DEFAULT_REQUEST_CAPS, parseAgentRequest, type ParsedAgentRequest, type RequestCaps } from "./agent-request.js";
 import { BudgetLedger, type BudgetLimits, type Reservation } from "./budget-ledger.js";
 import type { LlmPort } from "./llm-port.js";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { ArchiveProblem, GenerationRecord, RunContents } from "../archive/index.js";
 import { childrenCounts } from "../archive/index.js";
-import type { InstanceResult } from "../contract/results.js";
+import type { InstanceResult } from "../results/index.js";
 import type { ProgressPoint } from "./run-summary.js";
 import { bestGeneration, bestPath, byId, progressSeries } from "./run-summary.js";
 

@@ -3,7 +3,7 @@
  * data: any JSON value at all, of any shape, up to the output cap. These never throw on it.
  */
 import type { z } from "zod";
-import { describeFailure, type GradeOutcome, type SolveReply } from "../evaluation/grader.js";
+import { describeFailure, type GradeOutcome, type SolveReply } from "../evaluation/index.js";
 
 /** A checked answer, or why it is unusable (one short line, fit for feedback). */
 export type AnswerCheck<T> = { ok: true; value: T } | { ok: false; reason: string };

@@ -15,6 +15,6 @@ export {
   type SolveCall,
   type SolveReply,
   type TaskInstance,
-} from "../evaluation/grader.js";
+} from "../evaluation/index.js";
 export { noAnswer, parseAnswer, quote, zeroScore, type AnswerCheck } from "./answers.js";
-export { seededRandom } from "../../../sandbox/runner/seeded-random.js";
+export { seededRandom } from "../../../sandbox/src/index.js";

@@ -5,8 +5,8 @@
  * the worker is replaced and the next candidate is checked by a fresh one.
  */
 import { Worker } from "node:worker_threads";
-import type { ValidationFailure } from "../contract/results.js";
-import { EvolveError, type ErrorCode } from "../../../sandbox/src/errors.js";
+import type { ValidationFailure } from "../results/index.js";
+import { EvolveError, type ErrorCode } from "../errors/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { CheckLimits } from "./check-limits.js";
 import type { StaticOutcome, StaticPhase, StaticRequest } from "./static-checks.js";

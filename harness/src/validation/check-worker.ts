@@ -5,7 +5,7 @@
  */
 import { getHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
-import { EvolveError } from "../../../sandbox/src/errors.js";
+import { EvolveError } from "../errors/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { runStaticChecks, type StaticPhase } from "./static-checks.js";
 import { TreeCompiler } from "./tree-compiler.js";
@@ -24,6 +24,7 @@ function checkerBroke(error: unknown): boolean {
 const heapMb = (): number => Math.round(getHeapStatistics().total_heap_size / (1024 * 1024));
 
 const compiler = new TreeCompiler();
+compiler.warm();
 send({ type: "ready", heapMb: heapMb() });
 
 port.on("message", (job: CheckJob) => {

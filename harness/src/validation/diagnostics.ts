@@ -1,7 +1,7 @@
 /** Turn compiler diagnostics into a ValidationFailure with file, line and the compiler's words. */
 import { relative } from "node:path";
 import { ts } from "ts-morph";
-import type { ValidationFailure, ValidationStage } from "../contract/results.js";
+import type { ValidationFailure, ValidationStage } from "../results/index.js";
 
 /** How many diagnostics a failure message quotes. */
 const QUOTED = 3;

@@ -3,7 +3,7 @@
  * `checkImports`) within a timeout, and `solve` and `improve` are functions. The host never
  * loads the emitted JS itself.
  */
-import type { ValidationFailure } from "../contract/results.js";
+import type { ValidationFailure } from "../results/index.js";
 import {
   type ImportCheck,
   type RuntimeImage,

@@ -5,8 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
-import type { ValidationFailure } from "../contract/results.js";
-import { EvolveError } from "../../../sandbox/src/errors.js";
+import type { ValidationFailure } from "../results/index.js";
+import { EvolveError } from "../errors/index.js";
 import type { PolicyCaps } from "./policy-caps.js";
 import { type TreeFile, walkTree } from "./tree-walk.js";
 

@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EvolveError } from "../../../sandbox/src/errors.js";
+import { EvolveError } from "../errors/index.js";
 
 /** Host paths of the declarations every agent compile uses. */
 export interface ToolchainPaths {

@@ -6,7 +6,7 @@
  * runs the emitted JS in a container.
  */
 import { z } from "zod";
-import type { ValidationFailure, ValidationTimings } from "../contract/results.js";
+import type { ValidationFailure, ValidationTimings } from "../results/index.js";
 import {
   type Runtime,
   type RuntimeImage,

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import { basename, join } from "node:path";
-import type { EvaluationResult, InstanceResult } from "../../../harness/src/contract/results.js";
+import type { EvaluationResult, InstanceResult } from "../../../harness/src/results/index.js";
 import { evaluateCandidate } from "../../../harness/src/evaluation/index.js";
 import type { SandboxLimits } from "../../../sandbox/src/index.js";
 import { writeJsBuild } from "../../support/js-build.js";

@@ -1,5 +1,5 @@
 /** `evolve doctor`: what the harness sees, and the fix for each problem. */
-import { EvolveError } from "../../../../sandbox/src/errors.js";
+import { EvolveError } from "../../errors/index.js";
 import type { CliCommand } from "../command.js";
 
 type Check = { name: string; ok: boolean | null; detail: string; fix?: string };

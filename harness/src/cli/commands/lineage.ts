@@ -6,7 +6,7 @@ import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
 import { formatTable, oneLine } from "../inspect/table.js";
-import { EvolveError } from "../../../../sandbox/src/errors.js";
+import { EvolveError } from "../../errors/index.js";
 
 export const lineage: CliCommand = {
   name: "lineage",

@@ -1,5 +1,5 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
-import { EvolveError } from "../../../../sandbox/src/errors.js";
+import { EvolveError } from "../../errors/index.js";
 import type { ProgressSink } from "../../evolution/index.js";
 import { DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK } from "../../evolution/run-options.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant

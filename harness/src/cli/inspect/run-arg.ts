@@ -1,7 +1,7 @@
 /** Turning `<run>` and `<gen>` arguments into a run folder and a generation id. */
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { EvolveError } from "../../../../sandbox/src/errors.js";
+import { EvolveError } from "../../errors/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { formatGenerationId, RUN_FILE, RunId } from "../../archive/index.js";
 import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/run-options.js";

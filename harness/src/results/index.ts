@@ -1,0 +1,7 @@
+/**
+ * The results every record is made of: validation failures and timings, evaluation results
+ * per stage and instance. Validation and evaluation produce them; the archive, the report
+ * and the CLI read them back through these schemas. (The agent contract is elsewhere:
+ * harness/src/contract/evolve-contract.d.ts.)
+ */
+export * from "./results.js";
