@@ -15,7 +15,7 @@
 import { appendFile, cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ValidationStage, type ValidationTimings } from "../harness/src/contract/results.js";
+import { ValidationStage, type ValidationTimings } from "../harness/src/results/index.js";
 import { createValidator, type ValidationOutcome } from "../harness/src/validation/index.js";
 import { connectEngine, newSessionId } from "../sandbox/src/index.js";
 import { percentile } from "./lib/stats.js";

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ArchiveWriter, diffDirectories, writeTree, type GenerationRecord, type RunRecord } from "../../harness/src/archive/index.js";
-import type { InstanceResult } from "../../harness/src/contract/results.js";
+import type { InstanceResult } from "../../harness/src/results/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
 
 function instances(split: "visible" | "heldout", prefix: string, count: number, score: number): InstanceResult[] {

@@ -5,7 +5,7 @@
  * it took. The loop is measured from the outside: no harness code changes, isolation intact.
  */
 import type { RunningSandbox, SandboxEngine } from "../../sandbox/src/index.js";
-import type { RunOptions, SandboxLabels, SandboxSpec } from "../../sandbox/src/types.js";
+import type { ContainerRunOptions, SandboxLabels, SandboxSpec } from "../../sandbox/src/types.js";
 
 /** What one sandbox did, in performance.now() milliseconds (null: did not happen). */
 export interface SandboxTrace {
@@ -45,7 +45,7 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
     close: () => inner.close(),
     sweep: (options) => inner.sweep(options),
     countManaged: (session) => inner.countManaged(session),
-    async startSandbox(spec: SandboxSpec, options: RunOptions): Promise<RunningSandbox> {
+    async startSandbox(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox> {
       const trace: SandboxTrace = {
         labels: { ...spec.labels },
         requestedAt: performance.now(),

@@ -13,7 +13,7 @@ import { DockerSandbox } from "./docker-sandbox.js";
 import { EvolveError } from "./errors.js";
 import { LABEL_PREFIX } from "./limits.js";
 import { collectImageInputs, hashImageInputs, runnerCommand, stageBuildContext } from "./runtime-image.js";
-import type { CreatedSandbox, EngineInfo, RunningSandbox, RunOptions, Runtime, SandboxSpec, SweepResult } from "./types.js";
+import type { CreatedSandbox, EngineInfo, RunningSandbox, ContainerRunOptions, Runtime, SandboxSpec, SweepResult } from "./types.js";
 import { WarmPool } from "./warm-pool.js";
 
 export interface RuntimeImage {
@@ -30,7 +30,7 @@ export interface SandboxEngine {
   ensureRuntimeImage(options?: { baseImage?: string; onProgress?: (message: string) => void }): Promise<RuntimeImage>;
   createSandbox(spec: SandboxSpec): Promise<CreatedSandbox>;
   /** Create and start in one step; from the warm pool when the engine keeps one. */
-  startSandbox(spec: SandboxSpec, options: RunOptions): Promise<RunningSandbox>;
+  startSandbox(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox>;
   /** Remove the warm pool's idle sandboxes (call before exit). */
   close(): Promise<void>;
   /** Remove labelled containers and volumes: of dead sessions, or all with `all`. */
@@ -112,7 +112,7 @@ class DockerEngine implements SandboxEngine {
     this.pool = warmPool > 0 ? new WarmPool((spec) => this.createDockerSandbox(spec), warmPool) : null;
   }
 
-  async startSandbox(spec: SandboxSpec, options: RunOptions): Promise<RunningSandbox> {
+  async startSandbox(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox> {
     if (this.pool) return this.pool.acquire(spec, options);
     const created = await this.createSandbox(spec);
     try {

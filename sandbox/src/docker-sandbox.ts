@@ -11,7 +11,7 @@ import { WORKSPACE_MOUNT } from "./container-spec.js";
 import { SANDBOX_UID } from "./limits.js";
 import { OutputDemux } from "./output-demux.js";
 import { extractSafely } from "./safe-extract.js";
-import type { CreatedSandbox, ExtractCaps, ExtractResult, RunOptions, RunOutcome, RunningSandbox } from "./types.js";
+import type { CreatedSandbox, ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome, RunningSandbox } from "./types.js";
 
 /** The part of /work a container path names, e.g. "/work/build" → "build". */
 function workspaceRelative(containerDir: string): string {
@@ -52,7 +52,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
     return this.finishedPromise;
   }
 
-  async start(options: RunOptions): Promise<RunningSandbox> {
+  async start(options: ContainerRunOptions): Promise<RunningSandbox> {
     await this.prestart();
     return this.activate(options);
   }
@@ -108,7 +108,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   }
 
   /** Hand a pre-started sandbox to its caller: caps, line sink, and the clock start now. */
-  activate(options: RunOptions): RunningSandbox {
+  activate(options: ContainerRunOptions): RunningSandbox {
     if (!this.demux) throw new Error("activate before prestart");
     this.activatedAt = Date.now();
     this.demux.configure({

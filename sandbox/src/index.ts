@@ -12,3 +12,4 @@ export type { ImportCheck, ImproveInit, ImproveOptions, ImproveOutcome, SolveRep
 export type { AgentContainerOptions } from "./runner-channel.js";
 export { describeEnd } from "./runner-channel.js";
 export * from "../runner/protocol.js";
+export { seededRandom } from "../runner/seeded-random.js";

@@ -30,7 +30,7 @@ export interface SandboxSpec {
   limits?: Partial<SandboxLimits>;
 }
 
-export interface RunOptions {
+export interface ContainerRunOptions {
   /** Wall clock from start; at expiry the container is killed with SIGKILL. */
   timeoutMs: number;
   stdoutCapBytes: number;
@@ -75,7 +75,7 @@ export interface EngineInfo {
 export interface CreatedSandbox {
   readonly id: string;
   /** Start its one process with stdio attached; the timeout clock starts now. */
-  start(options: RunOptions): Promise<RunningSandbox>;
+  start(options: ContainerRunOptions): Promise<RunningSandbox>;
   remove(): Promise<void>;
 }
 

@@ -6,7 +6,7 @@
  * (and phase "pool"), since their generation is not known when they are made.
  */
 import type { DockerSandbox } from "./docker-sandbox.js";
-import type { RunningSandbox, RunOptions, SandboxSpec } from "./types.js";
+import type { RunningSandbox, ContainerRunOptions, SandboxSpec } from "./types.js";
 
 type Make = (spec: SandboxSpec) => Promise<DockerSandbox>;
 
@@ -27,7 +27,7 @@ export class WarmPool {
   ) {}
 
   /** A running sandbox for `spec`: a warm one if ready, else a fresh one. */
-  async acquire(spec: SandboxSpec, options: RunOptions): Promise<RunningSandbox> {
+  async acquire(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox> {
     const key = poolKey(spec);
     const queue = this.idle.get(key) ?? [];
     this.idle.set(key, queue);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ArchiveEvent, GenerationRecord, RunRecord, TranscriptEntry } from "../../harness/src/archive/index.js";
+import { ArchiveEvent, GenerationRecord, RunRecord, TranscriptLine } from "../../harness/src/archive/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
 import { AT, makeGeneration, makeRun } from "./fixtures.js";
 
@@ -82,14 +82,14 @@ describe("ArchiveEvent", () => {
   });
 });
 
-describe("TranscriptEntry", () => {
+describe("TranscriptLine", () => {
   it("keeps every field beyond kind and at", () => {
     const entry = { kind: "llm_response", at: AT, tokens: { prompt: 3 }, content: "hi" };
-    expect(roundTrip(TranscriptEntry, entry)).toEqual(entry);
+    expect(roundTrip(TranscriptLine, entry)).toEqual(entry);
   });
 
   it("needs kind and an ISO time", () => {
-    expect(TranscriptEntry.safeParse({ at: AT }).success).toBe(false);
-    expect(TranscriptEntry.safeParse({ kind: "x", at: "yesterday" }).success).toBe(false);
+    expect(TranscriptLine.safeParse({ at: AT }).success).toBe(false);
+    expect(TranscriptLine.safeParse({ kind: "x", at: "yesterday" }).success).toBe(false);
   });
 });

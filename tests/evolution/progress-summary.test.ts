@@ -1,7 +1,8 @@
 /** Progress output (live line on a terminal, plain lines elsewhere) and the end-of-run summary. */
 import { describe, expect, it } from "vitest";
 import { GENERATION_SCHEMA_VERSION, type GenerationRecord } from "../../harness/src/archive/index.js";
-import { bestGeneration, formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
+import { bestGeneration } from "../../harness/src/archive/index.js";
+import { formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
 
 function record(id: string, parent: string | null, visible: number | null, heldout: number | null, valid = true): GenerationRecord {
   return {

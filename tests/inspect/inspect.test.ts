@@ -151,7 +151,7 @@ describe("errors", () => {
   it("an unknown run or generation is one clear line and a non-zero exit", async () => {
     const run = await evolve("tree", "no-such-run", "--out", synth.root);
     expect(run.code).not.toBe(0);
-    expect(run.stderr.split("\n")[0]).toMatch(/no run 'no-such-run'/);
+    expect(run.stderr.split("\n")[0]).toMatch(/no run "no-such-run" \(looked for run.json in /);
     const gen = await evolve("show", synth.runDir, "g9999");
     expect(gen.code).not.toBe(0);
     expect(gen.stderr).toMatch(/^evolve show: no generation g9999/);

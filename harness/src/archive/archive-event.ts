@@ -56,6 +56,9 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
 export type ArchiveEvent = z.infer<typeof ArchiveEvent>;
 export type ArchiveEventType = ArchiveEvent["type"];
 
-/** transcript.jsonl: every LLM request/response and tool call; kind and time, the rest kept. */
-export const TranscriptEntry = z.looseObject({ kind: z.string().min(1), at: Timestamp });
-export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
+/**
+ * A line of transcript.jsonl as the archive vouches for it: its kind and time, the rest kept
+ * as written. The full shape of an entry is the LLM broker's TranscriptEntry (harness/src/llm).
+ */
+export const TranscriptLine = z.looseObject({ kind: z.string().min(1), at: Timestamp });
+export type TranscriptLine = z.infer<typeof TranscriptLine>;

@@ -8,7 +8,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
 import { EvolveError } from "../errors/index.js";
-import { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
+import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
 import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
 import { TEMP_PREFIX } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
@@ -208,8 +208,8 @@ export async function readEvents(runDir: string): Promise<{ events: ArchiveEvent
 }
 
 /** A generation's transcript.jsonl, line by line. */
-export async function readTranscript(runDir: string, id: string): Promise<{ entries: TranscriptEntry[]; problems: ArchiveProblem[] }> {
-  const { items, problems } = await readJsonLines(generationPaths(runDir, id).transcript, TranscriptEntry);
+export async function readTranscript(runDir: string, id: string): Promise<{ entries: TranscriptLine[]; problems: ArchiveProblem[] }> {
+  const { items, problems } = await readJsonLines(generationPaths(runDir, id).transcript, TranscriptLine);
   return { entries: items, problems };
 }
 

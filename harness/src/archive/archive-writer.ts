@@ -7,7 +7,7 @@
 import { access, appendFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { EvolveError } from "../errors/index.js";
-import { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
+import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
 import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
 import { syncDirectory, TEMP_PREFIX, tempPathFor, toJsonText, writeFileAtomic, writeFileSynced } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
@@ -22,7 +22,7 @@ export interface GenerationFiles {
   readonly snapshotDir: string | null;
   /** Unified diff against the parent's snapshot (against the empty tree for generation 0). */
   readonly patch: string;
-  readonly transcript: readonly TranscriptEntry[];
+  readonly transcript: readonly TranscriptLine[];
   /** Log name (e.g. "self-modify.stderr") → capped text; names are plain file names. */
   readonly logs: Readonly<Record<string, string>>;
 }
@@ -119,7 +119,7 @@ export class ArchiveWriter {
   /** Writes one generation atomically; its id must be new to this run. */
   async recordGeneration(record: GenerationRecord, files: GenerationFiles): Promise<void> {
     const parsed = parseOrThrow(GenerationRecord, record, "generation record");
-    const transcript = files.transcript.map((e, i) => parseOrThrow(TranscriptEntry, e, `transcript entry ${i}`));
+    const transcript = files.transcript.map((e, i) => parseOrThrow(TranscriptLine, e, `transcript entry ${i}`));
     for (const name of Object.keys(files.logs)) {
       if (!LOG_NAME.test(name)) throw new EvolveError("internal", `refusing log name ${JSON.stringify(name)}`);
     }

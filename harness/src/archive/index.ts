@@ -1,4 +1,4 @@
-export { ArchiveEvent, TranscriptEntry } from "./archive-event.js";
+export { ArchiveEvent, TranscriptLine } from "./archive-event.js";
 export type { ArchiveEventType } from "./archive-event.js";
 export {
   EVENTS_FILE,
@@ -53,3 +53,5 @@ export type { Tree } from "./tree.js";
 export { CONTEXT_LINES, diffFile, diffTrees } from "./unified-diff.js";
 export { diffDirectories } from "./snapshot-diff.js";
 export type { TreeDiff } from "./unified-diff.js";
+export { bestGeneration } from "./best-generation.js";
+export { resolveRunDir } from "./run-dir.js";

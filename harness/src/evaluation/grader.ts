@@ -4,12 +4,11 @@
  */
 import { z } from "zod";
 import type { Json } from "@evolve/contract";
+import type { SolveReply } from "../../../sandbox/src/index.js";
 import { JsonValue } from "../results/index.js";
 
-/** What one call of the candidate gave back (the sandbox's SolveReply, seen by graders). */
-export type SolveReply =
-  | { ok: true; value: unknown; durationMs: number }
-  | { ok: false; kind: "timeout" | "crash" | "protocol" | "error"; reason: string; durationMs: number };
+/** What one call of the candidate gave back: the sandbox's reply, as graders see it. */
+export type { SolveReply };
 
 /** Asks the candidate once; the evaluation enforces time limits and output caps. */
 export type SolveCall = (input: Json) => Promise<SolveReply>;

@@ -2,7 +2,7 @@
  * The evolution loop: select → self-modify → validate → evaluate → record, W children at
  * once, resumable from the archive. The per-phase steps are exported for `evolve replay`.
  */
-export { startRun, resolveRunDir, harnessVersion } from "./start-run.js";
+export { startRun, harnessVersion } from "./start-run.js";
 export type { RunIo } from "./start-run.js";
 export { resumeRun } from "./resume.js";
 export {
@@ -43,8 +43,8 @@ export { runLoop } from "./run-loop.js";
 export type { LoopEnd, LoopOptions, LoopState } from "./run-loop.js";
 export { executeRun } from "./run-session.js";
 export type { SessionInputs } from "./run-session.js";
-export { Progress, describeRecord, formatDuration, formatScore } from "./progress.js";
+export { Progress, describeRecord, formatDuration } from "./progress.js";
 export type { ProgressSink } from "./progress.js";
-export { bestGeneration, formatSummary, summarise } from "./summary.js";
+export { formatSummary, summarise } from "./summary.js";
 export type { RunSummary } from "./summary.js";
 export { writeRunReport } from "./report-hook.js";

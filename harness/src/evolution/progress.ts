@@ -4,6 +4,7 @@
  * elsewhere, plain lines only. The machine-readable log is the run's events.jsonl.
  */
 import type { GenerationRecord } from "../archive/index.js";
+import { formatScore } from "../report/index.js";
 
 /** Where progress goes; `isTTY` selects the live line. */
 export interface ProgressSink {
@@ -122,11 +123,6 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
   }
   const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
   return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)} (${seconds})${summary}`;
-}
-
-/** A score with four decimals, or "-". */
-export function formatScore(score: number | null): string {
-  return score === null ? "-" : score.toFixed(4);
 }
 
 /** 75_000 → "1m15s". */

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectEngine, EvolveError } from "../../../sandbox/src/index.js";
-import { abandonedChildren, ArchiveWriter, deathsWhileChecking, readEvents } from "../archive/index.js";
+import { abandonedChildren, ArchiveWriter, deathsWhileChecking, readEvents, resolveRunDir } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
@@ -17,7 +17,7 @@ import { recordedTaskDir } from "./recorded-task.js";
 import { DEFAULT_ARCHIVE_ROOT, DEFAULT_WARM_POOL } from "./run-options.js";
 import { checkLimitsOf } from "./run-context-of.js";
 import { executeRun } from "./run-session.js";
-import { resolveRunDir, type RunIo } from "./start-run.js";
+import type { RunIo } from "./start-run.js";
 import type { RunSummary } from "./summary.js";
 
 /** Continues the run named `run` (a run id under `root`, or a path) to its end. */

@@ -2,6 +2,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { GenerationId } from "../archive/index.js";
 import { SelectionStrategyName, DEFAULT_SELECTION_STRATEGY } from "../selection/index.js";
 // The file, not the folder index: that would load ts-morph and dockerode for `evolve run --help`.
 import { CheckLimits, DEFAULT_CHECK_LIMITS } from "../validation/check-limits.js";
@@ -52,7 +53,11 @@ export const RunOptions = z.object({
   runtime: z.enum(["runc", "runsc"]).default("runc"),
   agent: z.string().min(1).default(DEFAULT_AGENT_DIR),
   /** "RUN/GEN": branch from that generation's snapshot. */
-  from: z.string().regex(/^.+\/g\d{4,}$/, 'expected RUN/GEN, e.g. run-20250101-120000-ab12/g0007').nullable().default(null),
+  from: z
+    .string()
+    .refine((v) => v.includes("/") && GenerationId.safeParse(v.slice(v.lastIndexOf("/") + 1)).success, "expected RUN/GEN, e.g. run-20250101-120000-ab12/g0007")
+    .nullable()
+    .default(null),
   /** Wall clock of one self-modification container. */
   improveTimeoutMs: PositiveInt.default(DEFAULT_IMPROVE_TIMEOUT_MS),
   importTimeoutMs: PositiveInt.optional(),

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newSessionId, type SandboxEngine } from "../../../sandbox/src/index.js";
-import { readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../archive/index.js";
+import { bestGeneration, readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
 import type { LlmPort, LlmSetup } from "../llm/index.js";
 import { createRng, restoreRng } from "../selection/index.js";
@@ -17,7 +17,7 @@ import { StepInterrupted, type RunContext } from "./run-context.js";
 import { runContextOf } from "./run-context-of.js";
 import { runLoop, type LoopEnd } from "./run-loop.js";
 import { runSeedGeneration } from "./seed-generation.js";
-import { bestGeneration, formatSummary, summarise, type RunSummary } from "./summary.js";
+import { formatSummary, summarise, type RunSummary } from "./summary.js";
 
 export interface SessionInputs {
   writer: ArchiveWriter;

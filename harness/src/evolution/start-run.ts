@@ -13,6 +13,7 @@ import {
   lineageOf,
   readGeneration,
   readRunRecord,
+  resolveRunDir,
   RUN_SCHEMA_VERSION,
   type RunOrigin,
   type RunRecord,
@@ -126,18 +127,6 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     signal: io.signal,
     sink: io.sink,
     ...(io.session === undefined ? {} : { session: io.session }),
-  });
-}
-
-/** The run folder named by RUN (a path, or a run id under the archive root). */
-export async function resolveRunDir(run: string, root: string): Promise<string> {
-  const candidates = isAbsolute(run) || run.includes("/") || run.startsWith(".") ? [resolve(run), join(root, run)] : [join(root, run), resolve(run)];
-  for (const dir of candidates) {
-    const info = await stat(join(dir, "run.json")).catch(() => null);
-    if (info?.isFile()) return dir;
-  }
-  throw new EvolveError("unknown_run", `no run ${JSON.stringify(run)} (looked in ${candidates.join(" and ")})`, {
-    hint: "give a run id under the archive root (--out) or the run folder's path",
   });
 }
 

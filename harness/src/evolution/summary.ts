@@ -1,7 +1,8 @@
 /** The end-of-run summary: best generation against the seed, counts, spend, where things are. */
-import type { GenerationRecord } from "../archive/index.js";
+import { bestGeneration, type GenerationRecord } from "../archive/index.js";
 import { compareIds } from "../selection/index.js";
-import { formatDuration, formatScore } from "./progress.js";
+import { formatScore } from "../report/index.js";
+import { formatDuration } from "./progress.js";
 import type { LoopEnd } from "./run-loop.js";
 
 /** What a finished (or stopped) run amounts to. */
@@ -21,16 +22,6 @@ export interface RunSummary {
   wallMs: number;
   /** The HTML report, or null when none was written (with the reason). */
   report: { path: string } | { path: null; reason: string };
-}
-
-/** The best valid generation by visible score; ties go to the earliest. */
-export function bestGeneration(records: readonly GenerationRecord[]): GenerationRecord | null {
-  let best: GenerationRecord | null = null;
-  for (const r of [...records].sort((a, b) => compareIds(a.id, b.id))) {
-    if (r.status.kind !== "valid" || r.scores.visible === null) continue;
-    if (best === null || r.scores.visible > (best.scores.visible ?? -Infinity)) best = r;
-  }
-  return best;
 }
 
 /** Summarises the records of a run. */

@@ -4,7 +4,6 @@ export { buildReportData, capPatch, REPORT_CAPS } from "./report-data.js";
 export type { NodeView, PackingView, ReportData } from "./report-data.js";
 export { contentSecurityPolicy, escapeHtml, jsonForScript, renderReportHtml } from "./render-html.js";
 export {
-  bestGeneration,
   bestPath,
   byId,
   describeStatus,

@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import type { ArchiveProblem, GenerationRecord, RunContents } from "../archive/index.js";
-import { childrenCounts } from "../archive/index.js";
+import { bestGeneration, childrenCounts } from "../archive/index.js";
 import type { InstanceResult } from "../results/index.js";
 import type { ProgressPoint } from "./run-summary.js";
-import { bestGeneration, bestPath, byId, progressSeries } from "./run-summary.js";
+import { bestPath, byId, progressSeries } from "./run-summary.js";
 
 /** Caps that keep a 1,000-generation report a few megabytes. */
 export const REPORT_CAPS = {

@@ -3,20 +3,10 @@
  * generation, its lineage, and the best / median score of the archive as it grew.
  */
 import type { GenerationRecord } from "../archive/index.js";
-import { lineageOf, parseGenerationId } from "../archive/index.js";
+import { bestGeneration, lineageOf, parseGenerationId } from "../archive/index.js";
 
 /** Which score a summary ranks by. */
 export type ScoreSplit = "visible" | "heldout";
-
-/** The valid generation with the highest visible score; ties go to the earliest id. */
-export function bestGeneration(generations: readonly GenerationRecord[]): GenerationRecord | null {
-  let best: GenerationRecord | null = null;
-  for (const g of byId(generations)) {
-    if (g.status.kind !== "valid" || g.scores.visible === null) continue;
-    if (best === null || g.scores.visible > (best.scores.visible ?? -Infinity)) best = g;
-  }
-  return best;
-}
 
 /** Ids from the root to the best generation (empty without one, or when its lineage is broken). */
 export function bestPath(generations: readonly GenerationRecord[]): string[] {

@@ -5,7 +5,7 @@ import { generationPaths, isSafeRelativePath, readGeneration } from "../../archi
 import { EvolveError } from "../../errors/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
-import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunDir } from "../inspect/run-arg.js";
+import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunArg } from "../inspect/run-arg.js";
 
 export const cat: CliCommand = {
   name: "cat",
@@ -17,7 +17,7 @@ ${JSON_HELP}`,
   options: { out: { type: "string" }, json: { type: "boolean" } },
   positionals: { min: 3, max: 3, names: "<run> <gen> <path>" },
   async run({ values, positionals, out }) {
-    const dir = await resolveRunDir(positionals[0] ?? "", stringOption(values["out"]));
+    const dir = await resolveRunArg(positionals[0] ?? "", stringOption(values["out"]));
     const id = resolveGenerationArg(positionals[1] ?? "", null);
     const path = (positionals[2] ?? "").replace(/^\.\//, "");
     if (!isSafeRelativePath(path)) throw new EvolveError("invalid_options", `'${path}' is not a path inside the agent tree`);

@@ -1,6 +1,6 @@
 /** `evolve ls`: the runs under an archive root, newest first. */
-import { listRuns, observedStatus, readEvents, readRun } from "../../archive/index.js";
-import { bestGeneration, formatScore } from "../../report/index.js";
+import { bestGeneration, listRuns, observedStatus, readEvents, readRun } from "../../archive/index.js";
+import { formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { DEFAULT_OUT, JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
 import { printJson, stringOption } from "../inspect/load-run.js";

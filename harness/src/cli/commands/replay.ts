@@ -2,7 +2,7 @@
 import { EvolveError } from "../../errors/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
-import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunDir } from "../inspect/run-arg.js";
+import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunArg } from "../inspect/run-arg.js";
 import { readRun } from "../../archive/index.js";
 
 export const replay: CliCommand = {
@@ -22,7 +22,7 @@ ${JSON_HELP}`,
   async run({ values, positionals, out }) {
     const { connectEngine } = await import("../../../../sandbox/src/index.js");
     const { replayLineage, scoreLines, verdictLine } = await import("../../replay/index.js");
-    const runDir = await resolveRunDir(positionals[0] ?? "", stringOption(values["out"]));
+    const runDir = await resolveRunArg(positionals[0] ?? "", stringOption(values["out"]));
     const tolText = stringOption(values["tolerance"]);
     const tolerance = tolText === undefined ? 1e-9 : Number(tolText);
     if (!Number.isFinite(tolerance) || tolerance < 0) throw new EvolveError("invalid_options", `--tolerance must be a non-negative number, got '${tolText ?? ""}'`);

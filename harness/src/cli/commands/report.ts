@@ -2,7 +2,7 @@
 import { writeReport } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
-import { JSON_HELP, OUT_HELP, resolveRunDir } from "../inspect/run-arg.js";
+import { JSON_HELP, OUT_HELP, resolveRunArg } from "../inspect/run-arg.js";
 
 export const report: CliCommand = {
   name: "report",
@@ -14,7 +14,7 @@ ${JSON_HELP}`,
   options: { out: { type: "string" }, json: { type: "boolean" } },
   positionals: { min: 1, max: 1, names: "<run>" },
   async run({ values, positionals, out }) {
-    const dir = await resolveRunDir(positionals[0] ?? "", stringOption(values["out"]));
+    const dir = await resolveRunArg(positionals[0] ?? "", stringOption(values["out"]));
     const started = Date.now();
     const path = await writeReport(dir);
     if (values["json"] === true) printJson(out, { path, durationMs: Date.now() - started });

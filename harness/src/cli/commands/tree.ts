@@ -1,7 +1,8 @@
 /** `evolve tree <run>`: the archive as a tree, the best path highlighted on a terminal. */
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenCounts } from "../../archive/index.js";
-import { bestGeneration, bestPath, byId, formatScore } from "../../report/index.js";
+import { bestGeneration } from "../../archive/index.js";
+import { bestPath, byId, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";

@@ -1,7 +1,8 @@
 /** Reading a named run for an inspect command: corrupt records become warnings on stderr. */
 import type { ArchiveProblem, RunContents } from "../../archive/index.js";
-import { checkLineage, readRun } from "../../archive/index.js";
-import { resolveRunDir } from "./run-arg.js";
+import { basename, dirname } from "node:path";
+import { checkLineage, parseGenerationId, readRun } from "../../archive/index.js";
+import { resolveRunArg } from "./run-arg.js";
 
 /** A run and everything wrong with it (unreadable records, lineage inconsistencies). */
 export interface LoadedRun extends RunContents {
@@ -10,7 +11,7 @@ export interface LoadedRun extends RunContents {
 
 /** Reads `<run>`; every problem is printed as one warning line and kept for --json. */
 export async function loadRun(arg: string, out: string | undefined, err: (line: string) => void): Promise<LoadedRun> {
-  const dir = await resolveRunDir(arg, out);
+  const dir = await resolveRunArg(arg, out);
   const contents = await readRun(dir);
   const warnings = [...contents.problems, ...lineageProblems(contents)];
   for (const w of warnings) err(`warning: ${w.path}: ${w.reason}`);
@@ -20,7 +21,8 @@ export async function loadRun(arg: string, out: string | undefined, err: (line: 
 // A skipped (corrupt) record already is a problem; its children then name a missing parent,
 // which is the same fault, so only problems not explained by an unreadable record are added.
 function lineageProblems(contents: RunContents): ArchiveProblem[] {
-  if (contents.problems.some((p) => /[/\\]g\d{4,}[/\\]generation\.json$/.test(p.path))) return [];
+  const unreadableRecord = (path: string): boolean => basename(path) === "generation.json" && parseGenerationId(basename(dirname(path))) !== null;
+  if (contents.problems.some((p) => unreadableRecord(p.path))) return [];
   return checkLineage(contents.generations, `${contents.dir}/`);
 }
 
