@@ -63,6 +63,7 @@ export async function writeSyntheticArchive(root: string, runId: string, generat
       ]));
       const parentDir = parent === null ? null : join(trees, parent.id);
       const diff = await diffDirectories(parentDir, dir);
+      if (!diff.ok) throw new Error(diff.reason);
       const invalid = k > 0 && rng.next() < 0.2;
       const visible = invalid ? null : Math.min(1, Math.max(0, (parent?.visible ?? 0.78) + (rng.next() - 0.45) * 0.05));
       const heldout = visible === null ? null : Math.max(0, visible - 0.1);

@@ -67,11 +67,12 @@ describe("ArchiveWriter", () => {
     const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
     const bad = await snapshotOf(SEED);
     await mkdir(join(bad, "zz"));
-    // The copy reaches the link after writing other files, then refuses it.
+    // The copy reaches the link after writing other files, then refuses it: the harness only
+    // records trees it has read, so a link here is its own failure (internal), not the agent's.
     await symlink("/etc/passwd", join(bad, "zz", "link"));
     await expect(
       writer.recordGeneration(makeGeneration({ snapshotHash: snapshotHash(SEED) }), { snapshotDir: bad, patch: "", transcript: [], logs: {} }),
-    ).rejects.toMatchObject({ code: "invalid_agent" });
+    ).rejects.toMatchObject({ code: "internal" });
     expect((await readdir(join(root, "r1"))).sort()).toEqual(["events.jsonl", "run.json"]);
   });
 

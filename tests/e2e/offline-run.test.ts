@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRunRecord, rebuildSnapshot, readTree } from "../../harness/src/archive/index.js";
+import { readOwnTree, readRunRecord, rebuildSnapshot } from "../../harness/src/archive/index.js";
 import { DEFAULT_TASK, startRun, type RunSummary } from "../../harness/src/evolution/index.js";
 import { memorySink, readConsistentRun } from "../evolution/run-helpers.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
@@ -54,7 +54,7 @@ describe("evolve run, offline, end to end", () => {
       // The patch chain from the root rebuilds the snapshot the archive holds.
       const rebuilt = await rebuildSnapshot(runDir, generations, v.id);
       expect(rebuilt.ok).toBe(true);
-      if (rebuilt.ok) expect(rebuilt.tree).toEqual(await readTree(join(runDir, v.id, "snapshot")));
+      if (rebuilt.ok) expect(rebuilt.tree).toEqual(await readOwnTree(join(runDir, v.id, "snapshot")));
       expect(await readFile(join(runDir, v.id, "logs", "self-modify.stderr"), "utf8")).not.toBe("");
     }
     const run = await readRunRecord(runDir);

@@ -2,7 +2,7 @@
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPatch, generationPaths, readPatch, readTree } from "../../harness/src/archive/index.js";
+import { applyPatch, generationPaths, readPatch, readOwnTree } from "../../harness/src/archive/index.js";
 import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import type { SyntheticRun } from "../report/synthetic-archive.js";
 import { HOSTILE_SUMMARY, writeSyntheticRun } from "../report/synthetic-archive.js";
@@ -108,9 +108,9 @@ describe("evolve diff", () => {
     const [a, b] = synth.records.filter((g) => g.snapshotHash !== null).slice(-2) as [GenerationRecord, GenerationRecord];
     const r = await evolve("diff", synth.runDir, a.id, b.id);
     expect(r.code).toBe(0);
-    const applied = applyPatch(await readTree(generationPaths(synth.runDir, a.id).snapshot), `${r.stdout}\n`);
+    const applied = applyPatch(await readOwnTree(generationPaths(synth.runDir, a.id).snapshot), `${r.stdout}\n`);
     expect(applied.ok).toBe(true);
-    if (applied.ok) expect(applied.tree).toEqual(await readTree(generationPaths(synth.runDir, b.id).snapshot));
+    if (applied.ok) expect(applied.tree).toEqual(await readOwnTree(generationPaths(synth.runDir, b.id).snapshot));
   });
 });
 

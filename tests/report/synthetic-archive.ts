@@ -114,6 +114,7 @@ export async function writeSyntheticRun(opts: SyntheticOptions): Promise<Synthet
     const dir = join(work, id);
     await writeTree(dir, tree);
     const diff = await diffDirectories(parentId === null ? null : join(work, parentId), dir);
+    if (!diff.ok) throw new Error(diff.reason);
     const nothingBack = invalid && (stage === "self_modify" || stage === "extract");
     const visible = invalid ? null : Math.max(0, Math.min(1, (parent?.scores.visible ?? 0.4) + (rng.next() - 0.45) * 0.08));
     const heldout = visible === null ? null : Math.max(0, Math.min(1, visible - 0.02 + (rng.next() - 0.5) * 0.02));

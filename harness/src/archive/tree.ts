@@ -20,19 +20,30 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  */
 export const TREE_READ_CAPS = { maxFiles: 4_000, maxTotalBytes: 32 * 1024 * 1024 } as const;
 
-/** Relative paths of the regular files under `root`, sorted, "/"-separated. */
-export async function listTreeFiles(root: string): Promise<string[]> {
+/** A tree read from disk, or why the folder is not a readable agent tree. */
+export type TreeRead = { ok: true; tree: Tree } | { ok: false; reason: string };
+
+/** What makes a folder unreadable as an agent tree: agent data, so a value, never an error. */
+class NotATree {
+  constructor(readonly reason: string) {}
+}
+
+// Control characters and backslashes would break a patch's headers or mean another path elsewhere.
+const PORTABLE_NAME = /^[^\\/\x00-\x1f\x7f]+$/;
+
+/** Relative paths of the regular files under `root`, sorted, "/"-separated; throws NotATree. */
+async function listTreeFiles(root: string): Promise<string[]> {
   const out: string[] = [];
   async function walk(rel: string): Promise<void> {
     const entries = await readdir(join(root, rel), { withFileTypes: true });
     for (const e of entries) {
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (!PORTABLE_NAME.test(e.name)) throw new NotATree(`${JSON.stringify(child)}: not a portable file name`);
       if (e.isDirectory()) await walk(child);
       else if (e.isFile()) {
         out.push(child);
-        if (out.length > TREE_READ_CAPS.maxFiles) throw new EvolveError("invalid_agent", `${root}: more than ${TREE_READ_CAPS.maxFiles} files; not an agent tree`);
-      }
-      else throw new EvolveError("invalid_agent", `${join(root, child)}: not a regular file or directory`);
+        if (out.length > TREE_READ_CAPS.maxFiles) throw new NotATree(`${root}: more than ${TREE_READ_CAPS.maxFiles} files; not an agent tree`);
+      } else throw new NotATree(`${join(root, child)}: not a regular file or directory`);
     }
   }
   await walk("");
@@ -44,26 +55,38 @@ export function comparePaths(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
-/** Reads every file under `root` into a tree. */
-export async function readTree(root: string): Promise<Tree> {
-  const files = await listTreeFiles(root);
-  let total = 0;
-  for (const f of files) {
-    total += (await lstat(join(root, f))).size;
-    if (total > TREE_READ_CAPS.maxTotalBytes) {
-      throw new EvolveError("invalid_agent", `${root}: more than ${TREE_READ_CAPS.maxTotalBytes / (1024 * 1024)} MiB of files; not an agent tree`);
+/** Reads every file under `root` into a tree, or says why it is not a readable agent tree. */
+export async function readTree(root: string): Promise<TreeRead> {
+  try {
+    const files = await listTreeFiles(root);
+    let total = 0;
+    for (const f of files) {
+      total += (await lstat(join(root, f))).size;
+      if (total > TREE_READ_CAPS.maxTotalBytes) {
+        return { ok: false, reason: `${root}: more than ${TREE_READ_CAPS.maxTotalBytes / (1024 * 1024)} MiB of files; not an agent tree` };
+      }
     }
+    const contents = await Promise.all(files.map((f) => readFile(join(root, f))));
+    const tree = new Map<string, string>();
+    for (const [i, f] of files.entries()) {
+      try {
+        tree.set(f, decoder.decode(contents[i]));
+      } catch {
+        return { ok: false, reason: `${join(root, f)}: not valid UTF-8 text` };
+      }
+    }
+    return { ok: true, tree };
+  } catch (error) {
+    if (error instanceof NotATree) return { ok: false, reason: error.reason };
+    throw error;
   }
-  const contents = await Promise.all(files.map((f) => readFile(join(root, f))));
-  const tree = new Map<string, string>();
-  files.forEach((f, i) => {
-    try {
-      tree.set(f, decoder.decode(contents[i]));
-    } catch (cause) {
-      throw new EvolveError("invalid_agent", `${join(root, f)}: not valid UTF-8 text`, { cause });
-    }
-  });
-  return tree;
+}
+
+/** Reads a tree the harness wrote itself (a snapshot): one that does not read is a corrupt archive. */
+export async function readOwnTree(root: string): Promise<Tree> {
+  const read = await readTree(root);
+  if (!read.ok) throw new EvolveError("archive_corrupt", read.reason, { hint: "the archive was changed outside evolve; evolve replay checks a lineage" });
+  return read.tree;
 }
 
 /** A relative path that stays inside its root: no "..", no absolute, no empty parts. */
@@ -83,7 +106,7 @@ export async function writeTree(root: string, tree: Tree): Promise<void> {
   }
 }
 
-/** Copies the regular files and directories of `from` into `to`; links are refused. */
+/** Copies a tree the harness already read (regular files and directories; anything else is a bug). */
 export async function copyTree(from: string, to: string): Promise<void> {
   const info = await lstat(from);
   if (!info.isDirectory()) throw new EvolveError("internal", `${from}: not a directory`);
@@ -93,7 +116,7 @@ export async function copyTree(from: string, to: string): Promise<void> {
     const dst = join(to, e.name);
     if (e.isDirectory()) await copyTree(src, dst);
     else if (e.isFile()) await copyFile(src, dst);
-    else throw new EvolveError("invalid_agent", `${src}: not a regular file or directory`);
+    else throw new EvolveError("internal", `${src}: not a regular file or directory`);
   }
 }
 
@@ -113,7 +136,7 @@ export function snapshotHash(tree: Tree): string {
   return hash.digest("hex");
 }
 
-/** The snapshot hash of a directory on disk. */
+/** The snapshot hash of a directory the harness wrote (archive_corrupt when it does not read). */
 export async function hashDirectory(root: string): Promise<string> {
-  return snapshotHash(await readTree(root));
+  return snapshotHash(await readOwnTree(root));
 }

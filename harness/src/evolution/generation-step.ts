@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
 import type { EvaluationResult } from "../results/index.js";
-import { diffDirectories, generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
+import { diffDirectories, generationPaths, type ArchiveWriter, type DirectoryDiff, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
 import { buildImproveRequest } from "./improve-request.js";
 import { buildRecord, type Failure, recordGeneration } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
@@ -69,14 +69,11 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
 
     let failure: Failure | null = modified.failure;
     t = performance.now();
-    let diff: Awaited<ReturnType<typeof diffDirectories>> | null = null;
+    let diff: Extract<DirectoryDiff, { ok: true }> | null = null;
     if (modified.treeTaken) {
-      try {
-        diff = await diffDirectories(parentSnapshot, takeTo);
-      } catch (error) {
-        if (!(error instanceof EvolveError) || (error.code !== "invalid_agent" && error.code !== "internal")) throw error;
-        failure ??= { stage: "extract", code: "unreadable_tree", message: error.message };
-      }
+      const read = await diffDirectories(parentSnapshot, takeTo);
+      if (read.ok) diff = read;
+      else failure ??= { stage: "extract", code: "unreadable_tree", message: read.reason };
     }
     timings.extract = performance.now() - t;
 

@@ -20,11 +20,8 @@ export async function checkAgentTree(agentDir: string, validator: Validator, scr
     const entry = await stat(join(agentDir, file)).catch(() => null);
     if (entry === null || !entry.isFile()) problems.push(`agent ${agentDir}: missing ${file} (the contract's entry point)`);
   }
-  try {
-    await diffDirectories(null, agentDir);
-  } catch (error) {
-    problems.push(`agent ${agentDir}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const read = await diffDirectories(null, agentDir);
+  if (!read.ok) problems.push(`agent ${agentDir}: ${read.reason}`);
   if (problems.length > 0) return problems;
   const buildDir = await mkdtemp(join(scratch, "preflight-"));
   try {
@@ -56,16 +53,17 @@ export async function checkTask(taskDir: string): Promise<{ task: Task | null; p
   return { task, problems: smoke.length === 0 ? [] : [`task ${task.dir} is invalid:\n- ${smoke.join("\n- ")}`] };
 }
 
-/** Loads the task and checks the agent; one EvolveError listing every problem, or the task. */
+/**
+ * Loads the task and checks the agent; one EvolveError listing every problem, or the task.
+ * The error's code says whose fault comes first: the agent's when the agent has any.
+ */
 export async function preflight(taskDir: string, agentDir: string, validator: Validator, scratch: string, extra: string[] = []): Promise<Task> {
-  const problems = [...extra];
   const checked = await checkTask(taskDir);
   const task = checked.problems.length === 0 ? checked.task : null;
-  problems.push(...checked.problems);
-  problems.push(...(await checkAgentTree(agentDir, validator, scratch)));
+  const agentProblems = await checkAgentTree(agentDir, validator, scratch);
+  const problems = [...extra, ...checked.problems, ...agentProblems];
   if (problems.length > 0 || task === null) {
-    const onlyTask = problems.every((p) => !p.startsWith("agent "));
-    throw new EvolveError(onlyTask ? "invalid_task" : "invalid_agent", `refusing to start the run:\n- ${problems.join("\n- ")}`, {
+    throw new EvolveError(agentProblems.length > 0 ? "invalid_agent" : "invalid_task", `refusing to start the run:\n- ${problems.join("\n- ")}`, {
       hint: "fix every listed problem; nothing was started",
     });
   }

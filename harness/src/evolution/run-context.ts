@@ -1,5 +1,6 @@
 /** What every step of a run shares: wired once per process in start-run.ts / resume.ts. */
 import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../errors/index.js";
 import type { ArchiveWriter } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
 import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../llm/index.js";
@@ -47,9 +48,9 @@ export interface RunContext {
 }
 
 /** Thrown inside a step when the run was interrupted; the child is then not recorded. */
-export class StepInterrupted extends Error {
+export class StepInterrupted extends EvolveError {
   constructor() {
-    super("interrupted");
+    super("interrupted", "the run was interrupted; this step records nothing");
     this.name = "StepInterrupted";
   }
 }

@@ -4,6 +4,7 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { EvolveError } from "../errors/index.js";
 import { diffDirectories, formatGenerationId, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
 import type { RunContext } from "./run-context.js";
@@ -21,6 +22,7 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
   try {
     const t = performance.now();
     const diff = await diffDirectories(null, agentDir);
+    if (!diff.ok) throw new EvolveError("invalid_agent", `the agent tree ${agentDir} does not read as a tree: ${diff.reason}`, { hint: "evolve check --agent DIR lists what is wrong" });
     timings.materialise = performance.now() - t;
     const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings });
     const record = buildRecord({

@@ -88,6 +88,7 @@ export async function replaySelfModify(
     return { generation: child.id, same: false, detail: `recorded a rewrite, replay failed at ${result.failure.stage} (${result.failure.code}: ${result.failure.message})${llmNote}` };
   }
   const replayed = await diffDirectories(parentDir, takeTo);
+  if (!replayed.ok) return { generation: child.id, same: false, detail: `replay's tree does not read: ${replayed.reason}${llmNote}` };
   if (replayed.snapshotHash === child.snapshotHash) {
     const recordedPatch = await readPatch(runDir, child.id);
     if (recordedPatch !== replayed.patch) return { generation: child.id, same: false, detail: "same tree, but patch.diff differs from the patch it yields" };

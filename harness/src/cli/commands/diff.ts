@@ -1,5 +1,5 @@
 /** `evolve diff <run> <a> [<b>]`: unified diff of two generations' agent trees. */
-import { generationPaths, readGeneration, readTree } from "../../archive/index.js";
+import { generationPaths, readGeneration, readOwnTree } from "../../archive/index.js";
 import type { Tree } from "../../archive/index.js";
 import { diffTrees } from "../../archive/index.js";
 import { EvolveError } from "../../errors/index.js";
@@ -47,7 +47,7 @@ async function snapshotOf(runDir: string, id: string): Promise<Tree> {
   const record = await readGeneration(runDir, id);
   if (record.snapshotHash === null) throw new EvolveError("unknown_generation", `${id} has no snapshot (${record.status.kind === "invalid" ? `it failed at ${record.status.stage}` : "none was recorded"})`);
   try {
-    return await readTree(generationPaths(runDir, id).snapshot);
+    return await readOwnTree(generationPaths(runDir, id).snapshot);
   } catch (cause) {
     throw new EvolveError("archive_corrupt", `${generationPaths(runDir, id).snapshot}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
