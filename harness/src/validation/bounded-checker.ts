@@ -1,17 +1,22 @@
 /**
- * The harness's side of the check worker: one worker thread with a heap cap, one candidate
+ * The harness's side of the check worker: one child process with a heap cap, one candidate
  * at a time, a wall clock per candidate. A candidate that exhausts a limit is an invalid
  * generation at the compile stage (`compile_timeout`, `compile_memory`, `compile_crash`);
  * the worker is replaced and the next candidate is checked by a fresh one.
+ *
+ * A process rather than a worker thread: a thread's resourceLimits usually end it cleanly,
+ * but a large allocation near the limit can make V8 abort the whole process (seen in the
+ * security suite: "CALL_AND_RETRY_LAST Allocation failed"), which must not be the harness.
  */
-import { Worker } from "node:worker_threads";
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { ValidationFailure } from "../results/index.js";
 import { EvolveError, type ErrorCode } from "../errors/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { CheckLimits } from "./check-limits.js";
 import type { StaticOutcome, StaticPhase, StaticRequest } from "./static-checks.js";
 
-const WORKER_ENTRY = new URL("./check-worker-entry.mjs", import.meta.url);
+const WORKER_ENTRY = fileURLToPath(new URL("./check-worker-entry.mjs", import.meta.url));
 
 /** Start-up of a worker (tsx, ts-morph, the lib files) is not the candidate's time; this bounds it. */
 const READY_TIMEOUT_MS = 120_000;
@@ -28,14 +33,14 @@ const PHASE_WORDS: Record<StaticPhase, string> = {
   signature: "the signature check",
 };
 
-/** What a worker thread does next: answer the job, or die trying. */
+/** What the worker does next: answer the job, or die trying. */
 type JobEnd =
   | { kind: "message"; message: CheckWorkerMessage }
   | { kind: "out_of_memory" }
   | { kind: "exited"; detail: string };
 
 interface LiveWorker {
-  worker: Worker;
+  worker: ChildProcess;
   ready: Promise<void>;
   /** Resolved by the worker's next answer or death; replaced per job. */
   waiter: ((end: JobEnd) => void) | null;
@@ -44,7 +49,7 @@ interface LiveWorker {
   warmHeapMb: number;
 }
 
-/** Runs static checks in a resource-limited worker thread, one candidate at a time. */
+/** Runs static checks in a resource-limited worker process, one candidate at a time. */
 export class BoundedChecker {
   readonly limits: CheckLimits;
   #live: LiveWorker | null = null;
@@ -82,9 +87,20 @@ export class BoundedChecker {
   #worker(): LiveWorker {
     if (this.#live !== null) return this.#live;
     this.started++;
-    const worker = new Worker(WORKER_ENTRY, { resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb } });
+    // Only the worker's own flags: none of the harness's (a test runner's, an inspector's).
+    const worker = fork(WORKER_ENTRY, [], {
+      execArgv: [`--max-old-space-size=${this.limits.memoryMb}`, "--max-semi-space-size=4", "--heap-growing-percent=20"],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    // Its last words on stderr say how it died (V8's out-of-memory report); capped.
+    let stderr = "";
+    worker.stderr?.on("data", (chunk: Buffer) => {
+      if (stderr.length < 16_384) stderr += chunk.toString("utf8");
+    });
     // An idle worker must not keep a finished command alive; a pending check's timer does.
     worker.unref();
+    worker.channel?.unref();
     const live: LiveWorker = { worker, ready: Promise.resolve(), waiter: null, phase: "policy", warmHeapMb: 0 };
     const deliver = (end: JobEnd): void => {
       const waiter = live.waiter;
@@ -103,12 +119,10 @@ export class BoundedChecker {
       if (message.type === "phase") live.phase = message.phase;
       else deliver({ kind: "message", message });
     });
-    worker.on("error", (error: Error & { code?: string }) => {
-      deliver(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? { kind: "out_of_memory" } : { kind: "exited", detail: error.message });
-    });
-    worker.on("exit", (code) => {
+    worker.on("error", (error) => deliver({ kind: "exited", detail: error.message }));
+    worker.on("exit", (code, signal) => {
       if (this.#live === live) this.#live = null;
-      deliver({ kind: "exited", detail: `exit code ${code}` });
+      deliver(outOfMemory(code, signal, stderr) ? { kind: "out_of_memory" } : { kind: "exited", detail: signal === null ? `exit code ${code}` : `signal ${signal}` });
     });
     this.#live = live;
     return live;
@@ -124,7 +138,10 @@ export class BoundedChecker {
   async #retire(): Promise<void> {
     const live = this.#live;
     this.#live = null;
-    if (live !== null) await live.worker.terminate();
+    if (live === null || live.worker.exitCode !== null || live.worker.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => live.worker.once("exit", () => resolve()));
+    live.worker.kill("SIGKILL");
+    await exited;
   }
 
   async #checkNow(request: StaticRequest): Promise<StaticOutcome> {
@@ -146,7 +163,7 @@ export class BoundedChecker {
         resolve(jobEnd);
       };
       const job: CheckJob = { type: "check", id, request };
-      live.worker.postMessage(job);
+      live.worker.send(job);
     });
     const elapsed = performance.now() - started;
     if (end !== "timeout" && end.kind === "message" && end.message.type === "done" && end.message.id === id) {
@@ -158,6 +175,11 @@ export class BoundedChecker {
     if (failure === null) throw harnessError(end);
     return { ok: false, failure, timings: { compile: elapsed } };
   }
+}
+
+/** V8 out of heap: it prints its fatal report and aborts (SIGABRT, or exit code 134 through a shell). */
+function outOfMemory(code: number | null, signal: NodeJS.Signals | null, stderr: string): boolean {
+  return (signal === "SIGABRT" || code === 134) && /heap out of memory|Allocation failed/i.test(stderr);
 }
 
 function limitFailure(end: JobEnd | "timeout", phase: StaticPhase, limits: CheckLimits): ValidationFailure | null {

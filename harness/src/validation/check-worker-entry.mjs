@@ -1,5 +1,5 @@
-// Entry of the check worker thread. A worker does not inherit the main thread's module
-// hooks, so it registers tsx itself before loading the TypeScript body.
+// Entry of the check worker process. It registers tsx itself (the harness is TypeScript run
+// through tsx, with no build step) before loading the TypeScript body.
 import { register } from "tsx/esm/api";
 
 register();

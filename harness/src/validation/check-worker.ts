@@ -1,18 +1,20 @@
 /**
- * The body of the check worker: a worker_threads thread with a heap cap (resourceLimits),
- * holding the one warm TreeCompiler. It runs one candidate's static checks at a time; the
- * harness stops it on the wall-clock limit and replaces it after any limit.
+ * The body of the check worker: a child process of the harness with a heap cap
+ * (--max-old-space-size), holding the one warm TreeCompiler. It runs one candidate's static
+ * checks at a time; the harness kills it on the wall-clock limit and replaces it after any
+ * limit. A process, not a thread: V8 can abort a whole process on an allocation it cannot
+ * satisfy near the heap limit, and that must never be the harness.
  */
 import { getHeapStatistics } from "node:v8";
-import { parentPort } from "node:worker_threads";
 import { EvolveError } from "../errors/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { runStaticChecks, type StaticPhase } from "./static-checks.js";
 import { TreeCompiler } from "./tree-compiler.js";
 
-const port = parentPort;
-if (port === null) throw new Error("check-worker.ts runs only as a worker thread");
-const send = (message: CheckWorkerMessage): void => port.postMessage(message);
+if (process.send === undefined) throw new Error("check-worker.ts runs only as a child process with an IPC channel");
+const send = (message: CheckWorkerMessage): void => void process.send?.(message);
+// The harness gone (even SIGKILLed) closes the channel: nothing is left behind.
+process.on("disconnect", () => process.exit(0));
 
 // Resource exhaustion and TypeScript's own assertions come from what the tree makes the
 // checker do; any other exception is a bug of ours and must not be blamed on the agent.
@@ -27,7 +29,7 @@ const compiler = new TreeCompiler();
 compiler.warm();
 send({ type: "ready", heapMb: heapMb() });
 
-port.on("message", (job: CheckJob) => {
+process.on("message", (job: CheckJob) => {
   let phase: StaticPhase = "policy";
   runStaticChecks(compiler, job.request, (p) => {
     phase = p;
