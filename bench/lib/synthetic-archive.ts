@@ -7,9 +7,11 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ArchiveWriter, diffDirectories, writeTree, type GenerationRecord, type RunRecord } from "../../harness/src/archive/index.js";
+import { ArchiveWriter, diffDirectories, writeTree } from "../../harness/src/archive/index.js";
 import type { InstanceResult } from "../../harness/src/results/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
+// The one record builder of the tests: benchmark records parse with the real schemas too.
+import { evaluated, evaluationResult, generationRecord, invalidAt, runRecord, stageResult } from "../../tests/support/records.js";
 
 function instances(split: "visible" | "heldout", prefix: string, count: number, score: number): InstanceResult[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -27,26 +29,14 @@ function instances(split: "visible" | "heldout", prefix: string, count: number, 
 export async function writeSyntheticArchive(root: string, runId: string, generations: number): Promise<string> {
   const rng = createRng(7);
   const t0 = Date.UTC(2025, 0, 1);
-  const run: RunRecord = {
-    schemaVersion: 2,
+  const run = runRecord({
     id: runId,
     createdAt: new Date(t0).toISOString(),
     updatedAt: new Date(t0).toISOString(),
-    config: {
-      task: { name: "email-validation", dir: "tasks/email-validation" },
-      agentDir: "seed-agent",
-      generations: generations - 1,
-      workers: 2,
-      selection: "score_child_prop",
-      seed: 1,
-      model: null,
-      runtime: "runc",
-      limits: { budgetTokens: null, budgetUsd: null, generationTokens: null, improveTimeoutMs: 180_000, importTimeoutMs: 10_000, checkMemoryMb: 1024, checkTimeoutMs: 30_000 },
-    },
+    config: { task: { name: "email-validation", dir: "tasks/email-validation" }, agentDir: "seed-agent", generations: generations - 1, seed: 1 },
     harnessVersion: "bench",
     status: "finished",
-    rng: null,
-  };
+  });
   const writer = await ArchiveWriter.create(root, run);
   const trees = await mkdtemp(join(root, "trees-"));
   const valid: { id: string; visible: number; depth: number; knob: number }[] = [];
@@ -67,25 +57,24 @@ export async function writeSyntheticArchive(root: string, runId: string, generat
       const invalid = k > 0 && rng.next() < 0.2;
       const visible = invalid ? null : Math.min(1, Math.max(0, (parent?.visible ?? 0.78) + (rng.next() - 0.45) * 0.05));
       const heldout = visible === null ? null : Math.max(0, visible - 0.1);
-      const record: GenerationRecord = {
-        schemaVersion: 1,
+      const outcome =
+        visible === null || heldout === null
+          ? invalidAt("compile", "diagnostics", "task/index.ts(2,3): error TS2322", { file: "task/index.ts", line: 2 })
+          : evaluated(
+              evaluationResult(
+                [
+                  stageResult("stage1", instances("visible", "v", 1, visible), { durationMs: 300 }),
+                  stageResult("visible", instances("visible", "w", 2, visible), { durationMs: 400 }),
+                  stageResult("heldout", instances("heldout", "h", 2, heldout), { durationMs: 400 }),
+                ],
+                { computeMs: 60, durationMs: 1100 },
+              ),
+            );
+      const record = generationRecord({
         id,
         parent: parent?.id ?? null,
         depth: parent === null ? 0 : parent.depth + 1,
-        status: invalid ? { kind: "invalid", stage: "compile", code: "diagnostics", message: "task/index.ts(2,3): error TS2322", file: "task/index.ts", line: 2 } : { kind: "valid" },
-        evaluation: visible === null || heldout === null ? null : {
-          stages: [
-            { stage: "stage1", instances: instances("visible", "v", 1, visible), score: visible, durationMs: 300, stderr: "" },
-            { stage: "visible", instances: instances("visible", "w", 2, visible), score: visible, durationMs: 400, stderr: "" },
-            { stage: "heldout", instances: instances("heldout", "h", 2, heldout), score: heldout, durationMs: 400, stderr: "" },
-          ],
-          visibleScore: visible,
-          heldoutScore: heldout,
-          passedStage1: true,
-          computeMs: 60,
-          durationMs: 1100,
-        },
-        scores: { visible, heldout, stage1: visible },
+        ...outcome,
         summary: `threshold ${parent?.knob ?? 10} -> ${knob}`,
         changedFiles: diff.changes,
         tokens: { prompt: 0, completion: 0 },
@@ -95,7 +84,7 @@ export async function writeSyntheticArchive(root: string, runId: string, generat
         snapshotHash: diff.snapshotHash,
         seed: k,
         createdAt: new Date(t0 + k * 1000).toISOString(),
-      };
+      });
       await writer.recordGeneration(record, { snapshotDir: dir, patch: diff.patch, transcript: [], logs: {} });
       await writer.appendEvent({ type: "recorded", at: record.createdAt, generation: id, status: record.status.kind });
       if (visible !== null) {

@@ -20,14 +20,27 @@ const chaser: SolveCall = async (input) => {
 };
 
 describe("snake game", () => {
-  it("places the same hidden food for the same seed and grows when eating", () => {
+  it("places the same hidden food for the same seed, other food for other seeds", () => {
     const a = new SnakeGame(10, 10, 7), b = new SnakeGame(10, 10, 7), c = new SnakeGame(10, 10, 8);
     expect(a.food).toEqual(b.food);
-    expect([a.food, new SnakeGame(10, 10, 9).food]).not.toEqual([c.food, c.food]);
+    expect(a.food).not.toEqual(c.food);
+    // Not one lucky pair: twenty seeds spread the first food over many cells.
+    const firsts = new Set(Array.from({ length: 20 }, (_, seed) => JSON.stringify(new SnakeGame(10, 10, seed).food)));
+    expect(firsts.size).toBeGreaterThan(10);
     expect(a.snake).toEqual([[5, 5], [4, 5], [3, 5]]);
     expect(a.step("left")).toBe("self");
+  });
+
+  it("moves without growing, grows by one when eating, and places the next food off the snake", () => {
     const g = new SnakeGame(10, 10, 7);
-    expect(g.step("up")).toMatch(/moved|ate/);
+    expect(g.food).toEqual([1, 0]);
+    const moves = [...Array<"up">(5).fill("up"), ...Array<"left">(4).fill("left")];
+    const results = moves.map((m) => g.step(m));
+    expect(results).toEqual([...Array(8).fill("moved"), "ate"]);
+    expect(g.snake).toEqual([[1, 0], [2, 0], [3, 0], [4, 0]]);
+    expect(g.eaten).toBe(1);
+    expect(g.food).not.toBeNull();
+    expect(g.snake.some(([x, y]) => x === g.food?.[0] && y === g.food[1])).toBe(false);
   });
 
   it("hits the wall", () => {
@@ -39,13 +52,29 @@ describe("snake game", () => {
 });
 
 describe("snake grader", () => {
+  /** Plays one episode with the chaser, keeping every food position it was shown (in order, without repeats). */
+  async function play(seed: number) {
+    const foods: string[] = [];
+    const watching: SolveCall = async (input) => {
+      const food = JSON.stringify((input as unknown as Board).food);
+      if (foods.at(-1) !== food) foods.push(food);
+      return chaser(input);
+    };
+    return { outcome: await task.grader.grade(instance, watching, { seed }), foods };
+  }
+
   it("plays a seeded episode and counts food", async () => {
-    const one = await task.grader.grade(instance, chaser, { seed: 5 });
-    const two = await task.grader.grade(instance, chaser, { seed: 5 });
+    const one = await play(5);
+    const two = await play(5);
+    const other = await play(6);
     expect(one).toEqual(two);
-    expect(one.value).toBeGreaterThan(0);
-    expect(one.score).toBeCloseTo(Math.min(1, one.value! / 25), 12);
-    expect(one.feedback).toMatch(/^ate \d+ \(target 25\) in \d+ steps/);
+    // The evaluation's seed changes the hidden food: another seed, another sequence.
+    expect(other.foods.slice(0, 3)).not.toEqual(one.foods.slice(0, 3));
+    // Each food eaten makes a new one appear; the value is that count.
+    expect(one.outcome.value).toBeGreaterThan(0);
+    expect(one.outcome.value).toBe(one.foods.length - 1);
+    expect(one.outcome.score).toBeCloseTo(Math.min(1, one.outcome.value! / 25), 12);
+    expect(one.outcome.feedback).toMatch(/^ate \d+ \(target 25\) in \d+ steps/);
   });
 
   it("asks once per step up to the step cap", async () => {
@@ -56,8 +85,9 @@ describe("snake grader", () => {
       return { ok: true, value, durationMs: 0 };
     };
     const g = await task.grader.grade({ ...instance, maxSteps: 40 } as typeof instance, loop, { seed: 3 });
-    expect(calls).toBeLessThanOrEqual(40);
-    expect(g.feedback).toMatch(/step cap|ran into itself|hit the wall/);
+    expect(calls).toBe(40);
+    expect(g).toMatchObject({ score: 0, value: 0, feedback: "ate 0 (target 25) in 40 steps; reached the step cap" });
+    expect(g.artifact).toEqual({ length: 3, steps: 40, end: "cap" });
   });
 
   const hostile: [string, unknown, RegExp][] = [

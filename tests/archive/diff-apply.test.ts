@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyPatch, diffLines, diffTrees, parsePatch, splitLines, writeTree } from "../../harness/src/archive/index.js";
+import { applyPatch, diffLines, diffTrees, parsePatch, snapshotHash, splitLines, writeTree } from "../../harness/src/archive/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
 import { mutateTree, randomTree, tempDir } from "./fixtures.js";
 
@@ -156,10 +156,17 @@ describe("strict apply", () => {
   });
 
   it("a tampered patch that still applies gives a different tree (caught by the hash)", () => {
+    // The hash the archive records for the child is that of the true tree; the honest patch reproduces it.
+    const recorded = snapshotHash(after);
+    const honest = applyPatch(before, patch);
+    if (!honest.ok) throw new Error(`the honest patch does not apply: ${honest.reason}`);
+    expect(snapshotHash(honest.tree)).toBe(recorded);
     const tampered = patch.replace("+const v25 = 250;", "+const v25 = 999;");
+    expect(tampered).not.toBe(patch);
     const result = applyPatch(before, tampered);
-    expect(result.ok).toBe(true);
-    expect(result.ok && result.tree.get("task/index.ts")).not.toBe(after.get("task/index.ts"));
+    if (!result.ok) throw new Error(`the tampered patch was meant to apply: ${result.reason}`);
+    expect(result.tree.get("task/index.ts")).toContain("const v25 = 999;");
+    expect(snapshotHash(result.tree)).not.toBe(recorded);
   });
 
   it("parses hunk headers without counts", () => {

@@ -1,86 +1,8 @@
-/** Builders of valid records and random trees for the archive tests. */
+/** Random trees and temp folders for the archive tests (records come from tests/support/records.ts). */
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { GenerationRecord, RunRecord } from "../../harness/src/archive/index.js";
 import type { Rng } from "../../harness/src/selection/index.js";
-
-export const AT = "2025-01-02T03:04:05.678Z";
-
-/** A complete set of run limits (run.json version 2 requires every key). */
-export const TEST_LIMITS: RunRecord["config"]["limits"] = {
-  budgetTokens: null,
-  budgetUsd: null,
-  generationTokens: null,
-  improveTimeoutMs: 60_000,
-  importTimeoutMs: 10_000,
-  checkMemoryMb: 1024,
-  checkTimeoutMs: 30_000,
-};
-
-export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    schemaVersion: 2,
-    id: "run-test",
-    createdAt: AT,
-    updatedAt: AT,
-    config: {
-      task: { name: "circle-packing", dir: "/tasks/circle-packing" },
-      agentDir: "/seed-agent",
-      generations: 8,
-      workers: 2,
-      selection: "score_child_prop",
-      seed: 7,
-      model: null,
-      runtime: "runc",
-      limits: TEST_LIMITS,
-    },
-    harnessVersion: "0.1.0",
-    status: "running",
-    rng: null,
-    ...overrides,
-  };
-}
-
-export function makeGeneration(overrides: Partial<GenerationRecord> = {}): GenerationRecord {
-  return {
-    schemaVersion: 1,
-    id: "g0000",
-    parent: null,
-    depth: 0,
-    status: { kind: "valid" },
-    evaluation: {
-      stages: [
-        {
-          stage: "stage1",
-          instances: [
-            { id: "i1", split: "visible", score: 0.5, value: 1.25, feedback: "ok", error: null, durationMs: 12 },
-            { id: "i2", split: "visible", score: 0, value: null, feedback: "", error: "timeout", durationMs: 1000, repeats: [0, 0] },
-          ],
-          score: 0.25,
-          durationMs: 1100,
-          stderr: "",
-        },
-      ],
-      visibleScore: 0.25,
-      heldoutScore: null,
-      passedStage1: true,
-      computeMs: 1012,
-      durationMs: 1200,
-    },
-    scores: { visible: 0.25, heldout: null, stage1: 0.25 },
-    summary: "tuned the step size",
-    changedFiles: [{ path: "task/index.ts", change: "modified", additions: 2, deletions: 1 }],
-    tokens: { prompt: 100, completion: 20 },
-    costUsd: null,
-    timings: { selfModify: 1500, compile: 300, evaluate: 1200, custom_phase: 3 },
-    model: null,
-    snapshotHash: null,
-    seed: 7,
-    createdAt: AT,
-    ...overrides,
-  };
-}
 
 /** A fresh temporary folder. */
 export async function tempDir(prefix = "evolve-archive-"): Promise<string> {

@@ -16,7 +16,8 @@ import {
   writeTree,
 } from "../../harness/src/archive/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
-import { makeGeneration, makeRun, mutateTree, randomTree, tempDir } from "./fixtures.js";
+import { mutateTree, randomTree, tempDir } from "./fixtures.js";
+import { generationRecord, runRecord } from "../support/records.js";
 
 const NODES = [
   { id: "g0000", parent: null, depth: 0 },
@@ -62,7 +63,7 @@ describe("rebuilding a lineage from the root", () => {
   async function chainRun(): Promise<{ runDir: string; trees: Map<string, string>[] }> {
     const rng = createRng(77);
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r" }));
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r" }));
     const trees = [randomTree(rng, 6)];
     for (let i = 0; i < 3; i++) trees.push(mutateTree(rng, trees[i] ?? new Map()));
     for (const [i, tree] of trees.entries()) {
@@ -71,11 +72,11 @@ describe("rebuilding a lineage from the root", () => {
       const parentTree = i === 0 ? new Map<string, string>() : (trees[i - 1] ?? new Map());
       const id = writer.allocateGenerationId();
       await writer.recordGeneration(
-        makeGeneration({ id, parent: i === 0 ? null : `g000${i - 1}`, depth: i, snapshotHash: snapshotHash(tree) }),
+        generationRecord({ id, parent: i === 0 ? null : `g000${i - 1}`, depth: i, snapshotHash: snapshotHash(tree) }),
         { snapshotDir: snap, patch: diffTrees(parentTree, tree).patch, transcript: [], logs: {} },
       );
     }
-    await writer.recordGeneration(makeGeneration({ id: writer.allocateGenerationId(), parent: "g0001", depth: 2 }), {
+    await writer.recordGeneration(generationRecord({ id: writer.allocateGenerationId(), parent: "g0001", depth: 2 }), {
       snapshotDir: null,
       patch: "",
       transcript: [],
@@ -98,13 +99,14 @@ describe("rebuilding a lineage from the root", () => {
     const { generations } = await readRun(runDir);
     const patchPath = generationPaths(runDir, "g0002").patch;
     const patch = await readFile(patchPath, "utf8");
-    // Flip one added line: the patch still applies, but the tree's hash no longer matches.
-    const tampered = patch.replace(/^\+(.*)$/m, "+$1 // evil");
+    // Flip one added line (not the "+++ b/path" header): the patch still applies, but the
+    // tree's hash no longer matches the one recorded for g0002.
+    const tampered = patch.replace(/^\+(?!\+\+ )(.*)$/m, "+$1 // evil");
     expect(tampered).not.toBe(patch);
     await writeFile(patchPath, tampered);
     const result = await rebuildSnapshot(runDir, generations, "g0003");
     expect(result).toMatchObject({ ok: false, generation: "g0002" });
-    expect(!result.ok && result.reason).toMatch(/hash|does not apply/);
+    expect(result.ok ? "" : result.reason).toMatch(/^rebuilt tree hash [0-9a-f]{64} differs from the recorded [0-9a-f]{64}$/);
   });
 
   it("names the generation whose snapshot folder was tampered with", async () => {

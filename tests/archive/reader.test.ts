@@ -8,16 +8,17 @@ import {
   readGeneration,
   readRun,
 } from "../../harness/src/archive/index.js";
-import { makeGeneration, makeRun, tempDir } from "./fixtures.js";
+import { tempDir } from "./fixtures.js";
+import { generationRecord, runRecord } from "../support/records.js";
 
 const NO_FILES = { snapshotDir: null, patch: "", transcript: [], logs: {} } as const;
 
 async function runWith(n: number, root?: string, id = "r1"): Promise<string> {
   const dir = root ?? (await tempDir());
-  const writer = await ArchiveWriter.create(dir, makeRun({ id }));
+  const writer = await ArchiveWriter.create(dir, runRecord({ id }));
   for (let i = 0; i < n; i++) {
     const gid = writer.allocateGenerationId();
-    await writer.recordGeneration(makeGeneration({ id: gid, parent: i === 0 ? null : "g0000", depth: i === 0 ? 0 : 1 }), NO_FILES);
+    await writer.recordGeneration(generationRecord({ id: gid, parent: i === 0 ? null : "g0000", depth: i === 0 ? 0 : 1 }), NO_FILES);
   }
   return join(dir, id);
 }
@@ -35,10 +36,10 @@ describe("reading a run", () => {
     const runDir = await runWith(6);
     const path = (id: string): string => join(runDir, id, "generation.json");
     await writeFile(path("g0001"), "{ not json");
-    const full = JSON.stringify(makeGeneration({ id: "g0002", parent: "g0000", depth: 1 }), null, 2);
+    const full = JSON.stringify(generationRecord({ id: "g0002", parent: "g0000", depth: 1 }), null, 2);
     await writeFile(path("g0002"), full.slice(0, full.length / 2));
-    await writeFile(path("g0003"), JSON.stringify({ ...makeGeneration({ id: "g0003" }), depth: "deep" }));
-    await writeFile(path("g0004"), JSON.stringify(makeGeneration({ id: "g0009" })));
+    await writeFile(path("g0003"), JSON.stringify({ ...generationRecord({ id: "g0003" }), depth: "deep" }));
+    await writeFile(path("g0004"), JSON.stringify(generationRecord({ id: "g0009" })));
     await mkdir(join(runDir, "g0010"));
     const { run, generations, problems } = await readRun(runDir);
     expect(run?.id).toBe("r1");
@@ -63,8 +64,8 @@ describe("reading a run", () => {
 
   it("orders ids numerically past g9999", async () => {
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
-    for (const n of [10000, 9999, 2]) await writer.recordGeneration(makeGeneration({ id: formatGenerationId(n) }), NO_FILES);
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
+    for (const n of [10000, 9999, 2]) await writer.recordGeneration(generationRecord({ id: formatGenerationId(n) }), NO_FILES);
     expect((await readRun(join(root, "r1"))).generations.map((g) => g.id)).toEqual(["g0002", "g9999", "g10000"]);
   });
 
@@ -81,10 +82,10 @@ describe("reading a run", () => {
   it("reads 1,000 generations in well under two seconds", async () => {
     const root = await tempDir();
     const runDir = join(root, "big");
-    await ArchiveWriter.create(root, makeRun({ id: "big" }));
+    await ArchiveWriter.create(root, runRecord({ id: "big" }));
     // Written directly (not through the writer) to keep the set-up cheap.
     const text = (i: number): string =>
-      JSON.stringify(makeGeneration({ id: formatGenerationId(i), parent: i === 0 ? null : formatGenerationId(Math.floor(i / 2)), depth: 0 }), null, 2);
+      JSON.stringify(generationRecord({ id: formatGenerationId(i), parent: i === 0 ? null : formatGenerationId(Math.floor(i / 2)), depth: 0 }), null, 2);
     for (let i = 0; i < 1000; i += 50) {
       await Promise.all(
         Array.from({ length: 50 }, async (_, k) => {

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { abandonedChildren, deathsWhileChecking, observedStatus, type ArchiveEvent } from "../../harness/src/archive/index.js";
-import { AT, makeRun } from "./fixtures.js";
+import { AT, runRecord } from "../support/records.js";
 
 const started = (pid: number, host = hostname()): ArchiveEvent => ({ type: "started", at: AT, run: "run-test", pid, host });
 const resumed = (pid: number): ArchiveEvent => ({ type: "resumed", at: AT, recorded: 1, pid, host: hostname() });
@@ -19,14 +19,14 @@ function deadPid(): number {
 
 describe("observed run status", () => {
   it("reads a running run whose process is gone as crashed, and a live one as running", () => {
-    expect(observedStatus(makeRun(), [started(deadPid())])).toBe("crashed");
-    expect(observedStatus(makeRun(), [started(deadPid()), resumed(process.pid)])).toBe("running");
+    expect(observedStatus(runRecord(), [started(deadPid())])).toBe("crashed");
+    expect(observedStatus(runRecord(), [started(deadPid()), resumed(process.pid)])).toBe("running");
   });
 
   it("keeps the recorded status where it cannot tell (another host, no pid) or the run has ended", () => {
-    expect(observedStatus(makeRun(), [started(deadPid(), `not-${hostname()}`)])).toBe("running");
-    expect(observedStatus(makeRun(), [{ type: "started", at: AT, run: "run-test" }])).toBe("running");
-    expect(observedStatus(makeRun({ status: "finished" }), [started(deadPid())])).toBe("finished");
+    expect(observedStatus(runRecord(), [started(deadPid(), `not-${hostname()}`)])).toBe("running");
+    expect(observedStatus(runRecord(), [{ type: "started", at: AT, run: "run-test" }])).toBe("running");
+    expect(observedStatus(runRecord({ status: "finished" }), [started(deadPid())])).toBe("finished");
   });
 });
 

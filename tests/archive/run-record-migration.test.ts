@@ -7,13 +7,14 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ArchiveWriter, readRun, readRunRecord, RUN_SCHEMA_VERSION } from "../../harness/src/archive/index.js";
-import { makeRun, tempDir } from "./fixtures.js";
+import { runRecord } from "../support/records.js";
+import { tempDir } from "./fixtures.js";
 
 const V1_RUN = new URL("../fixtures/archive-v1/run-v1/", import.meta.url).pathname;
 
 async function runJsonWith(edit: (limits: Record<string, unknown>) => void): Promise<string> {
   const dir = await tempDir();
-  const record = JSON.parse(JSON.stringify(makeRun())) as { config: { limits: Record<string, unknown> } };
+  const record = JSON.parse(JSON.stringify(runRecord())) as { config: { limits: Record<string, unknown> } };
   edit(record.config.limits);
   await writeFile(join(dir, "run.json"), JSON.stringify(record));
   return dir;

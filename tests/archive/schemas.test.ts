@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ArchiveEvent, GenerationRecord, RunRecord, TranscriptLine } from "../../harness/src/archive/index.js";
+import { ArchiveEvent, GenerationRecord, RUN_SCHEMA_VERSION, RunRecord, TranscriptLine } from "../../harness/src/archive/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
-import { AT, makeGeneration, makeRun } from "./fixtures.js";
+import { AT, generationRecord, invalidAt, runRecord } from "../support/records.js";
 
 /** JSON out and back in through the schema gives the same value. */
 function roundTrip<T>(schema: { parse(v: unknown): T }, value: T): T {
@@ -10,9 +10,9 @@ function roundTrip<T>(schema: { parse(v: unknown): T }, value: T): T {
 
 describe("RunRecord", () => {
   it("round-trips, with and without a branch origin and RNG state", () => {
-    const plain = makeRun();
+    const plain = runRecord();
     expect(roundTrip(RunRecord, plain)).toEqual(plain);
-    const branched = makeRun({
+    const branched = runRecord({
       from: { run: "older-run", generation: "g0012", lineage: ["g0000", "g0003", "g0012"] },
       status: "interrupted",
       rng: createRng(3).state(),
@@ -21,38 +21,38 @@ describe("RunRecord", () => {
   });
 
   it("rejects another schema version, an unknown strategy and a run id with a slash", () => {
-    expect(RunRecord.safeParse({ ...makeRun(), schemaVersion: 3 }).success).toBe(false);
-    const run = makeRun();
+    const run = runRecord();
+    expect(RunRecord.safeParse(run).success).toBe(true);
+    expect(RunRecord.safeParse({ ...run, schemaVersion: RUN_SCHEMA_VERSION + 1 }).success).toBe(false);
     expect(RunRecord.safeParse({ ...run, config: { ...run.config, selection: "roulette" } }).success).toBe(false);
-    expect(RunRecord.safeParse(makeRun({ id: "../x" })).success).toBe(false);
+    expect(RunRecord.safeParse({ ...run, id: "../x" }).success).toBe(false);
   });
 });
 
 describe("GenerationRecord", () => {
   it("round-trips a valid, evaluated generation", () => {
-    const g = makeGeneration({ snapshotHash: "a".repeat(64), costUsd: 0.0123, model: "gpt-4o-mini" });
+    // A phase the schema does not name is kept (timings are open to new phases).
+    const g = generationRecord({ snapshotHash: "a".repeat(64), costUsd: 0.0123, model: "gpt-4o-mini", timings: { compile: 300, custom_phase: 3 } });
     expect(roundTrip(GenerationRecord, g)).toEqual(g);
+    expect(roundTrip(GenerationRecord, g).timings).toEqual({ compile: 300, custom_phase: 3 });
   });
 
   it("round-trips an invalid generation for every stage", () => {
     for (const stage of ["policy", "compile", "signature", "import", "self_modify", "extract"] as const) {
-      const g = makeGeneration({
-        id: "g0003",
-        parent: "g0001",
-        depth: 2,
-        status: { kind: "invalid", stage, code: "x", message: "why", file: stage === "compile" ? "task/index.ts" : null, line: null },
-        evaluation: null,
-        scores: { visible: null, heldout: null, stage1: null },
-      });
+      const where = { file: stage === "compile" ? "task/index.ts" : null, line: null };
+      const g = generationRecord({ id: "g0003", parent: "g0001", depth: 2, ...invalidAt(stage, "x", "why", where) });
       expect(roundTrip(GenerationRecord, g)).toEqual(g);
+      expect(g.status).toEqual({ kind: "invalid", stage, code: "x", message: "why", ...where });
     }
   });
 
   it("rejects malformed ids, hashes, negative depths and unknown stages", () => {
-    expect(GenerationRecord.safeParse(makeGeneration({ id: "7" })).success).toBe(false);
-    expect(GenerationRecord.safeParse(makeGeneration({ snapshotHash: "xyz" })).success).toBe(false);
-    expect(GenerationRecord.safeParse(makeGeneration({ depth: -1 })).success).toBe(false);
-    const bad = { ...makeGeneration(), status: { kind: "invalid", stage: "evaluate", code: "", message: "", file: null, line: null } };
+    const g = generationRecord();
+    expect(GenerationRecord.safeParse(g).success).toBe(true);
+    expect(GenerationRecord.safeParse({ ...g, id: "7" }).success).toBe(false);
+    expect(GenerationRecord.safeParse({ ...g, snapshotHash: "xyz" }).success).toBe(false);
+    expect(GenerationRecord.safeParse({ ...g, depth: -1 }).success).toBe(false);
+    const bad = { ...g, status: { kind: "invalid", stage: "evaluate", code: "", message: "", file: null, line: null } };
     expect(GenerationRecord.safeParse(bad).success).toBe(false);
   });
 });

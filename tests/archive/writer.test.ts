@@ -10,7 +10,8 @@ import {
   snapshotHash,
   writeTree,
 } from "../../harness/src/archive/index.js";
-import { AT, makeGeneration, makeRun, tempDir } from "./fixtures.js";
+import { tempDir } from "./fixtures.js";
+import { AT, generationRecord, runRecord } from "../support/records.js";
 
 const SEED = new Map([["task/index.ts", "export const x = 1;\n"], ["meta/index.ts", "export {};\n"]]);
 
@@ -30,10 +31,10 @@ async function exists(path: string): Promise<boolean> {
 describe("ArchiveWriter", () => {
   it("creates a run and records a generation with every file of the layout", async () => {
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
     const id = writer.allocateGenerationId();
     expect(id).toBe("g0000");
-    await writer.recordGeneration(makeGeneration({ id, snapshotHash: snapshotHash(SEED) }), {
+    await writer.recordGeneration(generationRecord({ id, snapshotHash: snapshotHash(SEED) }), {
       snapshotDir: await snapshotOf(SEED),
       patch: diffTrees(new Map(), SEED).patch,
       transcript: [{ kind: "llm_request", at: AT, messages: [] }],
@@ -52,37 +53,37 @@ describe("ArchiveWriter", () => {
 
   it("refuses an existing run folder, a duplicate id, and a snapshot whose hash differs", async () => {
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
-    await expect(ArchiveWriter.create(root, makeRun({ id: "r1" }))).rejects.toMatchObject({ code: "invalid_options" });
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
+    await expect(ArchiveWriter.create(root, runRecord({ id: "r1" }))).rejects.toMatchObject({ code: "invalid_options" });
     const files = { snapshotDir: await snapshotOf(SEED), patch: "", transcript: [], logs: {} };
-    await writer.recordGeneration(makeGeneration({ snapshotHash: snapshotHash(SEED) }), files);
-    await expect(writer.recordGeneration(makeGeneration({ snapshotHash: snapshotHash(SEED) }), files)).rejects.toThrow(/already recorded/);
-    await expect(writer.recordGeneration(makeGeneration({ id: "g0001", parent: "g0000", depth: 1, snapshotHash: "0".repeat(64) }), files)).rejects.toThrow(/hash/);
+    await writer.recordGeneration(generationRecord({ snapshotHash: snapshotHash(SEED) }), files);
+    await expect(writer.recordGeneration(generationRecord({ snapshotHash: snapshotHash(SEED) }), files)).rejects.toThrow(/already recorded/);
+    await expect(writer.recordGeneration(generationRecord({ id: "g0001", parent: "g0000", depth: 1, snapshotHash: "0".repeat(64) }), files)).rejects.toThrow(/hash/);
     expect(await exists(join(root, "r1", "g0001"))).toBe(false);
     expect((await readdir(join(root, "r1"))).filter((n) => n.startsWith("."))).toEqual([]);
   });
 
   it("leaves no generation folder when a write fails half way", async () => {
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
     const bad = await snapshotOf(SEED);
     await mkdir(join(bad, "zz"));
     // The copy reaches the link after writing other files, then refuses it: the harness only
     // records trees it has read, so a link here is its own failure (internal), not the agent's.
     await symlink("/etc/passwd", join(bad, "zz", "link"));
     await expect(
-      writer.recordGeneration(makeGeneration({ snapshotHash: snapshotHash(SEED) }), { snapshotDir: bad, patch: "", transcript: [], logs: {} }),
+      writer.recordGeneration(generationRecord({ snapshotHash: snapshotHash(SEED) }), { snapshotDir: bad, patch: "", transcript: [], logs: {} }),
     ).rejects.toMatchObject({ code: "internal" });
     expect((await readdir(join(root, "r1"))).sort()).toEqual(["events.jsonl", "run.json"]);
   });
 
   it("refuses unsafe log names and invalid records before writing anything", async () => {
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
-    await expect(writer.recordGeneration(makeGeneration(), { snapshotDir: null, patch: "", transcript: [], logs: { "../x": "" } })).rejects.toThrow(/log name/);
-    await expect(writer.recordGeneration(makeGeneration({ depth: -3 }), { snapshotDir: null, patch: "", transcript: [], logs: {} })).rejects.toThrow(/depth/);
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
+    await expect(writer.recordGeneration(generationRecord(), { snapshotDir: null, patch: "", transcript: [], logs: { "../x": "" } })).rejects.toThrow(/log name/);
+    await expect(writer.recordGeneration({ ...generationRecord(), depth: -3 }, { snapshotDir: null, patch: "", transcript: [], logs: {} })).rejects.toThrow(/depth/);
     await expect(
-      writer.recordGeneration(makeGeneration(), { snapshotDir: null, patch: "", transcript: [{ kind: "x" } as never], logs: {} }),
+      writer.recordGeneration(generationRecord(), { snapshotDir: null, patch: "", transcript: [{ kind: "x" } as never], logs: {} }),
     ).rejects.toThrow(/transcript entry 0/);
     expect((await readdir(join(root, "r1"))).sort()).toEqual(["events.jsonl", "run.json"]);
   });
@@ -90,10 +91,10 @@ describe("ArchiveWriter", () => {
   it("reopens a killed run: sweeps temporaries, continues ids, ends a partial event line", async () => {
     const root = await tempDir();
     const runDir = join(root, "r1");
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
     for (const _ of [0, 1, 2]) {
       const id = writer.allocateGenerationId();
-      await writer.recordGeneration(makeGeneration({ id, parent: id === "g0000" ? null : "g0000", depth: id === "g0000" ? 0 : 1 }), {
+      await writer.recordGeneration(generationRecord({ id, parent: id === "g0000" ? null : "g0000", depth: id === "g0000" ? 0 : 1 }), {
         snapshotDir: null,
         patch: "",
         transcript: [],
@@ -120,24 +121,24 @@ describe("ArchiveWriter", () => {
 
   it("rewrites run.json atomically and keeps ids monotonic past recorded ones", async () => {
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
     const updated = await writer.updateRun((r) => ({ ...r, status: "finished" }));
     expect(updated.status).toBe("finished");
     expect(JSON.parse(await readFile(join(root, "r1", "run.json"), "utf8")).status).toBe("finished");
     await expect(writer.updateRun((r) => ({ ...r, status: "exploded" as never }))).rejects.toThrow(/status/);
     expect(writer.run.status).toBe("finished");
-    await writer.recordGeneration(makeGeneration({ id: "g0005" }), { snapshotDir: null, patch: "", transcript: [], logs: {} });
+    await writer.recordGeneration(generationRecord({ id: "g0005" }), { snapshotDir: null, patch: "", transcript: [], logs: {} });
     expect(writer.allocateGenerationId()).toBe("g0006");
     expect((await readdir(join(root, "r1"))).filter((n) => n.startsWith("."))).toEqual([]);
   });
 
   it("serialises concurrent events and records into whole lines and whole folders", async () => {
     const root = await tempDir();
-    const writer = await ArchiveWriter.create(root, makeRun({ id: "r1" }));
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
     const ids = Array.from({ length: 20 }, () => writer.allocateGenerationId());
     await Promise.all(
       ids.flatMap((id) => [
-        writer.recordGeneration(makeGeneration({ id }), { snapshotDir: null, patch: "", transcript: [], logs: {} }),
+        writer.recordGeneration(generationRecord({ id }), { snapshotDir: null, patch: "", transcript: [], logs: {} }),
         writer.appendEvent({ type: "recorded", at: AT, generation: id, status: "valid" }),
       ]),
     );

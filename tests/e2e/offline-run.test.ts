@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readOwnTree, readRunRecord, rebuildSnapshot } from "../../harness/src/archive/index.js";
+import { readEvents, readOwnTree, readRunRecord, rebuildSnapshot } from "../../harness/src/archive/index.js";
 import { DEFAULT_TASK, startRun, type RunSummary } from "../../harness/src/evolution/index.js";
 import { memorySink, readConsistentRun } from "../evolution/run-helpers.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
@@ -58,9 +58,14 @@ describe("evolve run, offline, end to end", () => {
       expect(await readFile(join(runDir, v.id, "logs", "self-modify.stderr"), "utf8")).not.toBe("");
     }
     const run = await readRunRecord(runDir);
-    expect(run.ok && run.value.status).toBe("finished");
-    expect(run.ok && run.value.rng).not.toBeNull();
-    expect(run.ok && run.value.config.task.name).toBe(DEFAULT_TASK);
+    if (!run.ok) throw new Error(`run.json does not parse: ${run.problem.reason}`);
+    expect(run.value.status).toBe("finished");
+    expect(run.value.config.task.name).toBe(DEFAULT_TASK);
+    // run.json keeps the selection RNG as it was after the last selection, so a resume draws on from there.
+    const selections = (await readEvents(runDir)).events.filter((e) => e.type === "selected");
+    expect(selections).toHaveLength(3);
+    expect(run.value.rng).not.toBeNull();
+    expect(run.value.rng).toEqual(selections.at(-1)?.rng);
   });
 
   it("summarises against the seed and leaves no container behind", async () => {

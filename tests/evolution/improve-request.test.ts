@@ -1,9 +1,10 @@
 /** The meta agent's request carries visible feedback and lineage notes only, never held-out data. */
 import { describe, expect, it } from "vitest";
-import { GENERATION_SCHEMA_VERSION, type GenerationRecord } from "../../harness/src/archive/index.js";
+import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import type { StageResult } from "../../harness/src/results/index.js";
 import { buildImproveRequest } from "../../harness/src/evolution/index.js";
 import type { TaskManifest } from "../../harness/src/evaluation/index.js";
+import { evaluated, evaluationResult, generationRecord, instanceResult, scored, stageResult } from "../support/records.js";
 
 const manifest: TaskManifest = {
   name: "email-validation",
@@ -18,34 +19,14 @@ const manifest: TaskManifest = {
 
 function stage(name: StageResult["stage"], tag: string, score: number): StageResult {
   const split = name === "heldout" ? "heldout" : "visible";
-  return {
-    stage: name,
-    score,
-    durationMs: 5,
-    stderr: `stderr of ${tag}`,
-    instances: [{ id: `${tag}-1`, split, score, value: score, feedback: `feedback of ${tag}`, error: name === "visible" ? "timeout" : null, durationMs: 1 }],
-  };
+  const instance = instanceResult({ id: `${tag}-1`, split, score, value: score, feedback: `feedback of ${tag}`, error: name === "visible" ? "timeout" : null, durationMs: 1 });
+  return stageResult(name, [instance], { durationMs: 5, stderr: `stderr of ${tag}` });
 }
 
+/** A valid generation; with stages, its scores are those of its evaluation (the held-out one 0.99). */
 function record(id: string, parent: string | null, visible: number, summary: string | null, stages: StageResult[] = []): GenerationRecord {
-  return {
-    schemaVersion: GENERATION_SCHEMA_VERSION,
-    id,
-    parent,
-    depth: parent === null ? 0 : 1,
-    status: { kind: "valid" },
-    evaluation: stages.length === 0 ? null : { stages, visibleScore: visible, heldoutScore: 0.99, passedStage1: true, computeMs: 1, durationMs: 1 },
-    scores: { visible, heldout: 0.99, stage1: visible },
-    summary,
-    changedFiles: [],
-    tokens: { prompt: 0, completion: 0 },
-    costUsd: 0,
-    timings: {},
-    model: null,
-    snapshotHash: null,
-    seed: 1,
-    createdAt: new Date().toISOString(),
-  };
+  const scores = stages.length === 0 ? scored(visible, 0.99) : evaluated(evaluationResult(stages));
+  return generationRecord({ id, parent, depth: parent === null ? 0 : 1, ...scores, summary, changedFiles: [], tokens: { prompt: 0, completion: 0 }, costUsd: 0 });
 }
 
 describe("buildImproveRequest", () => {

@@ -1,28 +1,22 @@
 /** Progress output (live line on a terminal, plain lines elsewhere) and the end-of-run summary. */
 import { describe, expect, it } from "vitest";
-import { GENERATION_SCHEMA_VERSION, type GenerationRecord } from "../../harness/src/archive/index.js";
+import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import { bestGeneration } from "../../harness/src/archive/index.js";
 import { formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
+import { generationRecord, invalidAt, scored } from "../support/records.js";
 
 function record(id: string, parent: string | null, visible: number | null, heldout: number | null, valid = true): GenerationRecord {
-  return {
-    schemaVersion: GENERATION_SCHEMA_VERSION,
+  return generationRecord({
     id,
     parent,
     depth: parent === null ? 0 : 1,
-    status: valid ? { kind: "valid" } : { kind: "invalid", stage: "compile", code: "type_error", message: "task/x.ts:3: nope", file: "task/x.ts", line: 3 },
-    evaluation: null,
-    scores: { visible, heldout, stage1: visible },
+    ...(valid ? scored(visible, heldout) : invalidAt("compile", "type_error", "task/x.ts:3: nope", { file: "task/x.ts", line: 3 })),
     summary: parent === null ? "seed" : `change ${id}`,
-    changedFiles: [],
     tokens: { prompt: 10, completion: 5 },
     costUsd: 0.001,
     timings: { total: 1500 },
-    model: null,
-    snapshotHash: null,
-    seed: 1,
     createdAt: new Date().toISOString(),
-  };
+  });
 }
 
 const seed = record("g0000", null, 0.7833, 0.65);

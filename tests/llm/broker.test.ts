@@ -188,7 +188,12 @@ describe("LLM broker", () => {
 
 describe("LLM broker concurrency and shutdown", () => {
   it("sends at most maxConcurrent calls at once; the rest wait their turn", async () => {
-    server = await startScriptedOpenAIServer((_r) => ({ content: "ok", promptTokens: 1, completionTokens: 1, delayMs: 100 }));
+    // Each call holds the server for 100 ms from its arrival, so arrival times show how many were in flight.
+    const arrivals: number[] = [];
+    server = await startScriptedOpenAIServer((_r) => {
+      arrivals.push(performance.now());
+      return { content: "ok", promptTokens: 1, completionTokens: 1, delayMs: 100 };
+    });
     const setup = resolveLlmSetup({ OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: KEY }, { timeoutMs: 5_000 });
     if (!setup.available) throw new Error("setup should be available");
     const broker = new LlmBroker({ port: createOpenAiPort(setup), model: setup.model, price: setup.price, generationLimits: UNLIMITED, runLedger: new BudgetLedger("run", UNLIMITED), maxConcurrent: 2 });
@@ -198,6 +203,10 @@ describe("LLM broker concurrency and shutdown", () => {
     // 6 calls of 100 ms, 2 at a time: at least 3 rounds.
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(server.chatRequests()).toHaveLength(6);
+    expect(arrivals).toHaveLength(6);
+    // Never a third call while two are in flight, and two did run at once.
+    const inFlightAt = arrivals.map((t) => arrivals.filter((u) => u <= t && t - u < 95).length);
+    expect(Math.max(...inFlightAt)).toBe(2);
   });
 
   it("aborts calls in flight on close and refuses later ones", async () => {

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
-import { capPatch, contentSecurityPolicy, jsonForScript, progressSeries, writeReport } from "../../harness/src/report/index.js";
+import { capPatch, contentSecurityPolicy, escapeHtml, jsonForScript, pageScript, progressSeries, writeReport } from "../../harness/src/report/index.js";
 import type { SyntheticRun } from "./synthetic-archive.js";
 import { HOSTILE_MESSAGE, HOSTILE_SUMMARY, writeSyntheticRun } from "./synthetic-archive.js";
 
@@ -31,15 +31,17 @@ describe("embedding", () => {
     expect(html.match(/<\/script>/g)?.length).toBe(html.match(/<script[ >]/g)?.length);
   });
 
-  it("loads nothing: no src or href attributes, a CSP that forbids the network and allows the page's own script by hash", () => {
+  it("loads nothing: no src or href attributes, a CSP that forbids the network and allows the page's own script by hash", async () => {
     // Markup only: the data blocks hold agent text such as "src=x", inert without a "<".
     const markup = html.replace(/<script[^>]*>[\s\S]*?<\/script>/g, "");
     expect(markup).not.toMatch(/\s(src|href)\s*=/i);
     expect(markup).not.toMatch(/https?:/);
-    const csp = contentSecurityPolicy();
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+    expect(script).toBe(await pageScript());
+    const csp = contentSecurityPolicy(script);
+    expect(html).toContain(`content="${escapeHtml(csp)}"`);
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
-    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
     const hash = createHash("sha256").update(script).digest("base64");
     expect(csp).toContain(`'sha256-${hash}'`);
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";

@@ -7,11 +7,11 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { GenerationRecord, RunRecord } from "../../harness/src/archive/index.js";
+import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import { ArchiveWriter, diffDirectories, writeTree } from "../../harness/src/archive/index.js";
 import type { InstanceResult } from "../../harness/src/results/index.js";
-import { TEST_LIMITS } from "../archive/fixtures.js";
 import { createRng } from "../../harness/src/selection/index.js";
+import { evaluated, evaluationResult, generationRecord, invalidAt, runRecord, stageResult } from "../support/records.js";
 
 export const HOSTILE_SUMMARY = `</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`;
 export const HOSTILE_MESSAGE = `'"><svg onload="window.__pwned=3"> \u2028 <!-- ]]>`;
@@ -75,26 +75,13 @@ export async function writeSyntheticRun(opts: SyntheticOptions): Promise<Synthet
   const runId = opts.runId ?? "synthetic";
   const root = await mkdtemp(join(SCRATCH, "evolve-synth-"));
   const work = await mkdtemp(join(SCRATCH, "evolve-synth-trees-"));
-  const run: RunRecord = {
-    schemaVersion: 2,
+  const run = runRecord({
     id: runId,
     createdAt: new Date(AT).toISOString(),
     updatedAt: new Date(AT).toISOString(),
-    config: {
-      task: { name: "circle-packing", dir: "tasks/circle-packing" },
-      agentDir: "seed-agent",
-      generations: opts.generations - 1,
-      workers: 1,
-      selection: "score_child_prop",
-      seed: opts.seed ?? 11,
-      model: null,
-      runtime: "runc",
-      limits: TEST_LIMITS,
-    },
-    harnessVersion: "0.1.0",
+    config: { task: { name: "circle-packing", dir: "tasks/circle-packing" }, agentDir: "seed-agent", generations: opts.generations - 1, workers: 1, seed: opts.seed ?? 11 },
     status: "finished",
-    rng: null,
-  };
+  });
   const writer = await ArchiveWriter.create(root, run);
   const records: GenerationRecord[] = [];
   const params = new Map<string, { step: number; radius: number }>();
@@ -118,27 +105,23 @@ export async function writeSyntheticRun(opts: SyntheticOptions): Promise<Synthet
     const nothingBack = invalid && (stage === "self_modify" || stage === "extract");
     const visible = invalid ? null : Math.max(0, Math.min(1, (parent?.scores.visible ?? 0.4) + (rng.next() - 0.45) * 0.08));
     const heldout = visible === null ? null : Math.max(0, Math.min(1, visible - 0.02 + (rng.next() - 0.5) * 0.02));
-    const record: GenerationRecord = {
-      schemaVersion: 1,
+    const outcome =
+      visible === null || heldout === null
+        ? invalidAt(stage, "synthetic_failure", HOSTILE_MESSAGE, { file: "task/index.ts", line: 3 })
+        : evaluated(
+            evaluationResult(
+              [
+                stageResult("stage1", instances(visible, "visible", 2), { durationMs: 40 }),
+                stageResult("heldout", instances(heldout, "heldout", 2), { durationMs: 40 }),
+              ],
+              { computeMs: 50, durationMs: 80 },
+            ),
+          );
+    const record = generationRecord({
       id,
       parent: parentId,
       depth: parent === null ? 0 : parent.depth + 1,
-      status: invalid ? { kind: "invalid", stage, code: "synthetic_failure", message: HOSTILE_MESSAGE, file: "task/index.ts", line: 3 } : { kind: "valid" },
-      evaluation:
-        visible === null || heldout === null
-          ? null
-          : {
-              stages: [
-                { stage: "stage1", instances: instances(visible, "visible", 2), score: visible, durationMs: 40, stderr: "" },
-                { stage: "heldout", instances: instances(heldout, "heldout", 2), score: heldout, durationMs: 40, stderr: "" },
-              ],
-              visibleScore: visible,
-              heldoutScore: heldout,
-              passedStage1: true,
-              computeMs: 50,
-              durationMs: 80,
-            },
-      scores: { visible, heldout, stage1: visible },
+      ...outcome,
       summary: k % 7 === 3 ? HOSTILE_SUMMARY : `step ${base.step}→${mine.step}, radius ${mine.radius.toFixed(4)}`,
       changedFiles: diff.changes,
       tokens: { prompt: 0, completion: 0 },
@@ -148,7 +131,7 @@ export async function writeSyntheticRun(opts: SyntheticOptions): Promise<Synthet
       snapshotHash: nothingBack ? null : diff.snapshotHash,
       seed: (opts.seed ?? 11) + k,
       createdAt: new Date(AT + k * 1000).toISOString(),
-    };
+    });
     await writer.recordGeneration(record, { snapshotDir: nothingBack ? null : dir, patch: nothingBack ? "" : diff.patch, transcript: [], logs: {} });
     records.push(record);
     params.set(id, mine);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkImports, openSolveSession, runImprove } from "../../sandbox/src/index.js";
+import { seededRandom } from "../../sandbox/runner/seeded-random.js";
 import type { ToolMessage } from "../../sandbox/src/index.js";
 import { writeJsBuild } from "../support/js-build.js";
 import { testEngine } from "../support/test-engine.js";
@@ -45,13 +46,20 @@ describe("import check", () => {
 
 describe("solve session", () => {
   it("answers calls in order with the seeded random and task name", async () => {
-    const task = `export async function solve(input, ctx) { console.log("noise goes to stderr"); return { echo: input, task: ctx.task, r: ctx.random() }; }\n`;
+    const task = `export async function solve(input, ctx) { console.log("noise goes to stderr"); return { echo: input, task: ctx.task, r: [ctx.random(), ctx.random()] }; }\n`;
     const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 7, llmAvailable: false });
     const a = await session.call({ n: 1 }, { timeoutMs: 5_000 });
     const b = await session.call([1, 2, 3], { timeoutMs: 5_000 });
     const outcome = await session.close();
-    expect(a).toMatchObject({ ok: true, value: { echo: { n: 1 }, task: "demo" } });
-    expect(b).toMatchObject({ ok: true, value: { echo: [1, 2, 3] } });
+    // Call k's ctx.random is the project's PRNG seeded with (session seed XOR k): the same
+    // answers for the same seed on every run, a different stream for every call.
+    const draws = (seed: number): number[] => {
+      const random = seededRandom(seed);
+      return [random(), random()];
+    };
+    expect(a).toEqual({ ok: true, value: { echo: { n: 1 }, task: "demo", r: draws(7 ^ 1) }, durationMs: expect.any(Number) });
+    expect(b).toEqual({ ok: true, value: { echo: [1, 2, 3], task: "demo", r: draws(7 ^ 2) }, durationMs: expect.any(Number) });
+    expect(draws(7 ^ 1)).not.toEqual(draws(7 ^ 2));
     expect(outcome.stderr).toContain("noise goes to stderr");
   });
 
@@ -68,12 +76,15 @@ describe("solve session", () => {
   it("treats junk on stdout as a protocol violation", async () => {
     const task = `import { writeSync } from "node:fs"; export async function solve() { writeSync(1, '{"type":"result","id":1,"ok":true,"value":"forged"}\\nnot json\\n'); return "real"; }\n`;
     const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false });
+    // The forged line arrives first and is well-formed, so it is the answer to call 1 (it is
+    // the candidate's own output all the same); the junk line after it kills the container.
     const reply = await session.call(null, { timeoutMs: 5_000 });
-    await session.close();
-    // The forged line arrives first and is well-formed, so it is the answer; the junk
-    // after it kills the session. Either way nothing but the candidate's own output counts.
-    expect(reply.ok ? reply.value : reply.kind).toMatch(/forged|protocol/);
+    expect(reply).toMatchObject({ ok: true, value: "forged" });
+    const next = await session.call(null, { timeoutMs: 5_000 });
+    expect(next).toMatchObject({ ok: false, kind: "protocol" });
+    expect(next.ok ? "" : next.reason).toContain('not a protocol message: "not json"');
     expect(session.alive).toBe(false);
+    await session.close();
   });
 
   it("reports a thrown error without ending the session", async () => {

@@ -40,7 +40,13 @@ describe("warm pool", () => {
     const labels = { session, run: "pool-clock" };
     const buildDir = await writeJsBuild({});
     await checkImports({ engine: pooled, image, labels, buildDir, timeoutMs: 15_000 }); // fills the pool
+    // Wait until the pool holds its sandbox, then let it age past the next call's time limit.
+    for (let waited = 0; (await pooled.countManaged(session)).containers < 1; waited += 100) {
+      if (waited > 20_000) throw new Error("the pool never refilled");
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await new Promise((r) => setTimeout(r, 2_500));
+    expect((await pooled.countManaged(session)).containers).toBe(1);
     const result = await checkImports({ engine: pooled, image, labels, buildDir, timeoutMs: 2_000 });
     await pooled.close();
     expect(result).toMatchObject({ ok: true });

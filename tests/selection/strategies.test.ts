@@ -9,6 +9,7 @@ import {
   strategyByName,
 } from "../../harness/src/selection/index.js";
 import type { SelectionCandidate } from "../../harness/src/selection/index.js";
+import { generationRecord, invalidAt, scored } from "../support/records.js";
 
 /** A fixed archive: scores and children chosen so every strategy gives distinct odds. */
 const ARCHIVE: SelectionCandidate[] = [
@@ -137,9 +138,9 @@ describe("strategy details", () => {
 
   it("builds candidates from records: all attempted children and in-flight ones count", () => {
     const records = [
-      { id: "g0000", parent: null, status: { kind: "valid" as const }, scores: { visible: 0.4 } },
-      { id: "g0001", parent: "g0000", status: { kind: "invalid" as const }, scores: { visible: null } },
-      { id: "g0002", parent: "g0000", status: { kind: "valid" as const }, scores: { visible: null } },
+      generationRecord({ id: "g0000", ...scored(0.4) }),
+      generationRecord({ id: "g0001", parent: "g0000", depth: 1, ...invalidAt("compile", "type_error") }),
+      generationRecord({ id: "g0002", parent: "g0000", depth: 1, ...scored(null) }),
     ];
     expect(candidatesFromGenerations(records, ["g0002", "g0000"])).toEqual([
       { id: "g0000", valid: true, score: 0.4, children: 3 },

@@ -1,7 +1,8 @@
 /** The self-contained HTML report and the run facts the inspect commands share with it. */
 export { writeReport, REPORT_FILE } from "./write-report.js";
 export { buildReportData, capPatch, REPORT_CAPS } from "./report-data.js";
-export type { NodeView, PackingView, ReportData } from "./report-data.js";
+export type { NodeView, PackingView, ProblemView, ProgressPoint, ReportData } from "./report-view.js";
+export { pageScript } from "./page-script.js";
 export { contentSecurityPolicy, escapeHtml, jsonForScript, renderReportHtml } from "./render-html.js";
 export {
   bestPath,
@@ -12,4 +13,4 @@ export {
   formatScore,
   progressSeries,
 } from "./run-summary.js";
-export type { ProgressPoint, ScoreSplit } from "./run-summary.js";
+export type { ScoreSplit } from "./run-summary.js";

@@ -4,8 +4,7 @@
  * page's own script and style (by hash), so even an escaping bug could not run injected code.
  */
 import { createHash } from "node:crypto";
-import type { ReportData } from "./report-data.js";
-import { REPORT_JS } from "./report-client.js";
+import type { ReportData } from "./report-view.js";
 import { REPORT_CSS } from "./report-style.js";
 
 /** JSON safe inside a <script> data block: no "<" (so no "</script>" or "<!--"), no raw line separators. */
@@ -22,11 +21,11 @@ function sha256Source(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
-/** The page's Content-Security-Policy: nothing from the network, only this page's own script and style. */
-export function contentSecurityPolicy(): string {
+/** The page's Content-Security-Policy: nothing from the network, only this page's own script (`script`, see pageScript) and style. */
+export function contentSecurityPolicy(script: string): string {
   return [
     "default-src 'none'",
-    `script-src ${sha256Source(REPORT_JS)}`,
+    `script-src ${sha256Source(script)}`,
     `style-src ${sha256Source(REPORT_CSS)}`,
     "img-src data:",
     "base-uri 'none'",
@@ -34,8 +33,8 @@ export function contentSecurityPolicy(): string {
   ].join("; ");
 }
 
-/** The whole page. `diffs` are embedded one block per generation and parsed only when opened. */
-export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, string>): string {
+/** The whole page around `script` (pageScript()). `diffs` are embedded one block per generation and parsed only when opened. */
+export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, string>, script: string): string {
   const diffBlocks: string[] = [];
   for (const [id, patch] of diffs) {
     // Ids are schema-checked generation ids; escaped anyway since this is an attribute.
@@ -45,7 +44,7 @@ export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, st
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy())}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(script))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>evolve report: ${escapeHtml(data.run.id)}</title>
@@ -72,7 +71,7 @@ export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, st
 </main>
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>
 ${diffBlocks.join("\n")}
-<script>${REPORT_JS}</script>
+<script>${script}</script>
 </body>
 </html>
 `;

@@ -4,10 +4,10 @@
  * here: the page only ever puts it into the DOM as text.
  */
 import { z } from "zod";
-import type { ArchiveProblem, GenerationRecord, RunContents } from "../archive/index.js";
+import type { GenerationRecord, RunContents } from "../archive/index.js";
 import { bestGeneration, childrenCounts } from "../archive/index.js";
 import type { InstanceResult } from "../results/index.js";
-import type { ProgressPoint } from "./run-summary.js";
+import type { NodeView, PackingView, ReportData } from "./report-view.js";
 import { bestPath, byId, progressSeries } from "./run-summary.js";
 
 /** Caps that keep a 1,000-generation report a few megabytes. */
@@ -25,62 +25,6 @@ export const REPORT_CAPS = {
 } as const;
 
 const Circles = z.array(z.tuple([z.number(), z.number(), z.number()]).refine((c) => c.every(Number.isFinite))).max(REPORT_CAPS.circles);
-
-/** A circle packing to draw: the best-scoring instance of a generation that has one. */
-export interface PackingView {
-  readonly instance: string;
-  readonly split: string;
-  readonly score: number;
-  readonly circles: [number, number, number][];
-}
-
-/** One node of the report's tree and its detail panel. */
-export interface NodeView {
-  readonly id: string;
-  readonly parent: string | null;
-  readonly depth: number;
-  readonly valid: boolean;
-  readonly stage: string | null;
-  readonly code: string | null;
-  readonly message: string | null;
-  readonly where: string | null;
-  readonly visible: number | null;
-  readonly heldout: number | null;
-  readonly stage1: number | null;
-  readonly summary: string | null;
-  readonly costUsd: number | null;
-  readonly tokens: { readonly prompt: number; readonly completion: number };
-  readonly timings: Record<string, number>;
-  readonly changed: { path: string; change: string; additions: number; deletions: number }[];
-  readonly stages: { stage: string; score: number; instances: number; failed: number; durationMs: number }[];
-  readonly failures: { id: string; split: string; reason: string }[];
-  readonly packing: PackingView | null;
-  readonly model: string | null;
-  readonly createdAt: string;
-  readonly children: number;
-  /** "embedded": in the page; "omitted": over the size budget; "missing": unreadable. */
-  readonly diff: "embedded" | "omitted" | "missing";
-}
-
-/** Everything the page shows; patches travel separately (one lazily parsed block each). */
-export interface ReportData {
-  readonly run: {
-    readonly id: string;
-    readonly task: string | null;
-    readonly model: string | null;
-    readonly status: string | null;
-    readonly seed: number | null;
-    readonly selection: string | null;
-    readonly createdAt: string | null;
-    readonly from: string | null;
-  };
-  readonly best: string | null;
-  readonly bestPath: string[];
-  readonly nodes: NodeView[];
-  readonly series: ProgressPoint[];
-  readonly problems: ArchiveProblem[];
-  readonly generatedAt: string;
-}
 
 function cap(text: string, max: number = REPORT_CAPS.text): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -4,6 +4,7 @@
  */
 import type { GenerationRecord } from "../archive/index.js";
 import { bestGeneration, lineageOf, parseGenerationId } from "../archive/index.js";
+import type { ProgressPoint } from "./report-view.js";
 
 /** Which score a summary ranks by. */
 export type ScoreSplit = "visible" | "heldout";
@@ -22,15 +23,6 @@ export function bestPath(generations: readonly GenerationRecord[]): string[] {
 /** Records in id order (creation order). */
 export function byId(generations: readonly GenerationRecord[]): GenerationRecord[] {
   return [...generations].sort((a, b) => (parseGenerationId(a.id) ?? 0) - (parseGenerationId(b.id) ?? 0));
-}
-
-/** One point of the archive's progress: after generation `id`, the best and median scores so far. */
-export interface ProgressPoint {
-  readonly id: string;
-  readonly index: number;
-  readonly own: { readonly visible: number | null; readonly heldout: number | null };
-  readonly best: { readonly visible: number | null; readonly heldout: number | null };
-  readonly median: { readonly visible: number | null; readonly heldout: number | null };
 }
 
 /**

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { readPatch, readRun, writeFileAtomic } from "../archive/index.js";
 import { buildReportData } from "./report-data.js";
+import { pageScript } from "./page-script.js";
 import { renderReportHtml } from "./render-html.js";
 
 /** The report's file name inside the run folder. */
@@ -21,6 +22,6 @@ export async function writeReport(runDir: string, now: Date = new Date()): Promi
   }
   const { data, diffs } = buildReportData(contents, patches, now);
   const path = join(runDir, REPORT_FILE);
-  await writeFileAtomic(path, renderReportHtml(data, diffs));
+  await writeFileAtomic(path, renderReportHtml(data, diffs, await pageScript()));
   return path;
 }

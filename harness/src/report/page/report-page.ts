@@ -1,0 +1,418 @@
+/**
+ * The report page's script. It runs in the reader's browser, never on the host: checked
+ * against the DOM library by this folder's tsconfig.json, its types stripped at report time
+ * (page-script.ts) and inlined into the page. Rules it keeps: agent-written strings reach
+ * the DOM only through textContent or attribute setters, never innerHTML; numbers are
+ * checked before they become SVG geometry. It may import types only: nothing of it but its
+ * own text reaches the page.
+ */
+import type { NodeView, PackingView, PageId, ReportData } from "../report-view.js";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const STAGE_MARK: ReadonlyMap<string, string> = new Map([["policy", "P"], ["compile", "C"], ["signature", "S"], ["import", "I"], ["self_modify", "M"], ["extract", "E"]]);
+const DASH = "\u2014";
+
+/** An element the markup is known to have; a missing one is a bug in render-html.ts. */
+function byDomId(id: PageId): HTMLElement {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`report page: no #${id}`);
+  return found;
+}
+
+function svgById(id: PageId): SVGSVGElement {
+  const found = byDomId(id);
+  if (!(found instanceof SVGSVGElement)) throw new Error(`report page: #${id} is not an <svg>`);
+  return found;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string | number | null, cls?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls !== undefined) e.className = cls;
+  return e;
+}
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Readonly<Record<string, string | number>> = {}): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** A finite number: the only thing allowed to become geometry or a formatted score. */
+function num(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+function score(x: number | null | undefined): string {
+  return num(x) ? x.toFixed(4) : DASH;
+}
+
+function ms(x: number | undefined): string {
+  if (!num(x)) return DASH;
+  if (x < 1000) return `${Math.round(x)}ms`;
+  if (x < 60000) return `${(x / 1000).toFixed(1)}s`;
+  return `${Math.floor(x / 60000)}m${String(Math.round(x / 1000) % 60).padStart(2, "0")}s`;
+}
+
+// The data block is the harness's own JSON (agent text inside it is only ever data).
+const data = JSON.parse(byDomId("report-data").textContent ?? "null") as ReportData;
+const nodes = data.nodes;
+const byId = new Map<string, NodeView>();
+const kids = new Map<string, string[]>();
+for (const n of nodes) {
+  byId.set(n.id, n);
+  kids.set(n.id, []);
+}
+const roots: string[] = [];
+for (const n of nodes) {
+  const siblings = n.parent === null ? undefined : kids.get(n.parent);
+  if (siblings !== undefined) siblings.push(n.id);
+  else roots.push(n.id);
+}
+const childrenOf = (id: string): string[] => kids.get(id) ?? [];
+const onBest = new Set(data.bestPath);
+
+// Colours span the run's own score range, so small improvements stay visible.
+const scoredValues = nodes.flatMap((n) => (n.valid && num(n.visible) ? [n.visible] : []));
+let scaleLo = scoredValues.length > 0 ? Math.min(...scoredValues) : 0;
+let scaleHi = scoredValues.length > 0 ? Math.max(...scoredValues) : 1;
+if (scaleHi - scaleLo < 1e-9) {
+  scaleLo = 0;
+  scaleHi = 1;
+}
+byDomId("scale-label").textContent = `${scaleLo.toFixed(3)} → ${scaleHi.toFixed(3)}`;
+
+function colourFor(n: NodeView): string {
+  if (!n.valid) return "#ececec";
+  if (!num(n.visible)) return "#bbbbbb";
+  const s = Math.max(0, Math.min(1, (n.visible - scaleLo) / (scaleHi - scaleLo)));
+  return `hsl(${Math.round(120 * s)},65%,${Math.round(55 - 12 * s)}%)`;
+}
+
+// ---- header ---------------------------------------------------------------------------
+const run = data.run;
+byDomId("title").textContent = `evolve report ${DASH} ${run.id}`;
+const bestNode = data.best === null ? undefined : byId.get(data.best);
+const meta = [
+  `task ${run.task || "?"}`,
+  `model ${run.model || "?"}`,
+  `status ${run.status || "?"}`,
+  `seed ${run.seed === null ? "?" : run.seed}`,
+  `selection ${run.selection || "?"}`,
+  `${nodes.length} generations`,
+  `${nodes.filter((n) => !n.valid).length} invalid`,
+  `best ${bestNode === undefined ? DASH : `${bestNode.id} (${score(bestNode.visible)} visible, ${score(bestNode.heldout)} held-out)`}`,
+];
+if (run.from) meta.push(`branched from ${run.from}`);
+byDomId("meta").textContent = meta.join(" \u00b7 ");
+if (data.problems.length > 0) {
+  const pr = byDomId("problems");
+  pr.appendChild(el("div", `${data.problems.length} unreadable record(s), left out:`));
+  for (const p of data.problems.slice(0, 20)) pr.appendChild(el("div", `${p.path}: ${p.reason}`));
+}
+
+// ---- tree -----------------------------------------------------------------------------
+const DX = 34, DY = 16, PAD = 14, R = 5;
+const pos = new Map<string, { row: number; depth: number }>();
+let nextRow = 0;
+let maxDepth = 0;
+// Iterative post-order: leaves take the next row, a parent sits at the mean of its children.
+for (const root of roots) {
+  const stack = [{ id: root, depth: 0, visited: false }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const ch = childrenOf(top.id);
+    if (!top.visited) {
+      stack.push({ ...top, visited: true });
+      for (let i = ch.length - 1; i >= 0; i--) stack.push({ id: ch[i] ?? "", depth: top.depth + 1, visited: false });
+      continue;
+    }
+    const first = pos.get(ch[0] ?? "");
+    const last = pos.get(ch[ch.length - 1] ?? "");
+    const row = first === undefined || last === undefined ? nextRow++ : (first.row + last.row) / 2;
+    pos.set(top.id, { row, depth: top.depth });
+    maxDepth = Math.max(maxDepth, top.depth);
+  }
+}
+const treeSvg = svgById("tree-svg");
+let zoom = 1;
+const baseW = PAD * 2 + maxDepth * DX + 60;
+const baseH = PAD * 2 + Math.max(1, nextRow) * DY;
+function applyZoom(): void {
+  treeSvg.setAttribute("width", String(Math.round(baseW * zoom)));
+  treeSvg.setAttribute("height", String(Math.round(baseH * zoom)));
+}
+treeSvg.setAttribute("viewBox", `0 0 ${baseW} ${baseH}`);
+applyZoom();
+// Every node was placed above (each is a root or a child of one); 0 stands in for the impossible miss.
+const px = (id: string): number => PAD + (pos.get(id)?.depth ?? 0) * DX;
+const py = (id: string): number => PAD + (pos.get(id)?.row ?? 0) * DY;
+const edges = svg("g");
+const dots = svg("g");
+treeSvg.appendChild(edges);
+treeSvg.appendChild(dots);
+const shapes = new Map<string, SVGElement>();
+for (const n of nodes) {
+  if (n.parent === null || !byId.has(n.parent)) continue;
+  const x0 = px(n.parent), y0 = py(n.parent), x1 = px(n.id), y1 = py(n.id), xm = (x0 + x1) / 2;
+  edges.appendChild(
+    svg("path", { d: `M${x0} ${y0} C${xm} ${y0} ${xm} ${y1} ${x1} ${y1}`, class: `edge${onBest.has(n.id) && onBest.has(n.parent) ? " best" : ""}` }),
+  );
+}
+for (const n of nodes) {
+  const cls = `node${n.valid ? "" : " invalid"}${onBest.has(n.id) ? " best" : ""}`;
+  const shape = n.valid
+    ? svg("circle", { cx: px(n.id), cy: py(n.id), r: R, fill: colourFor(n), class: cls })
+    : svg("rect", { x: px(n.id) - R, y: py(n.id) - R, width: 2 * R, height: 2 * R, fill: colourFor(n), class: cls });
+  shape.setAttribute("data-id", n.id);
+  const title = svg("title");
+  title.textContent = n.id + (n.valid ? `  visible ${score(n.visible)}  held-out ${score(n.heldout)}` : `  invalid at ${n.stage}: ${n.code}`);
+  shape.appendChild(title);
+  dots.appendChild(shape);
+  shapes.set(n.id, shape);
+  if (!n.valid) {
+    const mark = svg("text", { x: px(n.id), y: py(n.id), class: "stage-mark" });
+    mark.textContent = STAGE_MARK.get(n.stage ?? "") ?? "?";
+    dots.appendChild(mark);
+  }
+}
+treeSvg.addEventListener("click", (ev) => {
+  const id = ev.target instanceof Element ? ev.target.getAttribute("data-id") : null;
+  if (id !== null && byId.has(id)) select(id);
+});
+byDomId("zoom-in").addEventListener("click", () => {
+  zoom = Math.min(4, zoom * 1.25);
+  applyZoom();
+});
+byDomId("zoom-out").addEventListener("click", () => {
+  zoom = Math.max(0.2, zoom / 1.25);
+  applyZoom();
+});
+byDomId("goto").addEventListener("change", (ev) => {
+  let v = ev.target instanceof HTMLInputElement ? ev.target.value.trim() : "";
+  if (/^\d+$/.test(v)) v = `g${v.padStart(4, "0")}`;
+  if (byId.has(v)) select(v);
+});
+byDomId("goto-best").addEventListener("click", () => {
+  if (data.best !== null) select(data.best);
+});
+
+// ---- chart ----------------------------------------------------------------------------
+/** Draws the score chart; returns the function that moves its cursor to a generation. */
+function drawChart(): (id: string) => void {
+  const s = data.series;
+  const host = svgById("chart-svg");
+  const W = 900, H = 220, L = 40, B = 22, T = 8, RR = 10;
+  host.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const vals = s.flatMap((p) => [p.best.visible, p.best.heldout, p.median.visible, p.median.heldout, p.own.visible].filter(num));
+  const lo = Math.min(0, ...vals);
+  const hi = Math.max(1, ...vals);
+  const n = Math.max(1, s.length - 1);
+  const X = (i: number): number => L + (W - L - RR) * (i / n);
+  const Y = (v: number): number => T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1));
+  for (let k = 0; k <= 4; k++) {
+    const v = lo + ((hi - lo) * k) / 4;
+    host.appendChild(svg("line", { x1: L, x2: W - RR, y1: Y(v), y2: Y(v), class: "grid" }));
+    const lab = svg("text", { x: 2, y: Y(v) + 3 });
+    lab.textContent = v.toFixed(2);
+    host.appendChild(lab);
+  }
+  host.appendChild(svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }));
+  host.appendChild(svg("line", { x1: L, x2: W - RR, y1: H - B, y2: H - B, class: "axis" }));
+  const step = Math.max(1, Math.ceil(s.length / 10));
+  for (let j = 0; j < s.length; j += step) {
+    const t = svg("text", { x: X(j) - 10, y: H - 6 });
+    t.textContent = s[j]?.id ?? "";
+    host.appendChild(t);
+  }
+  const own = svg("g");
+  s.forEach((p, i) => {
+    if (num(p.own.visible)) own.appendChild(svg("circle", { cx: X(i), cy: Y(p.own.visible), r: 1.6, class: "own" }));
+  });
+  host.appendChild(own);
+  const line = (get: (p: (typeof s)[number]) => number | null, cls: string): void => {
+    let d = "";
+    let pen = false;
+    s.forEach((p, i) => {
+      const v = get(p);
+      if (!num(v)) {
+        pen = false;
+        return;
+      }
+      d += `${pen ? "L" : "M"}${X(i).toFixed(1)} ${Y(v).toFixed(1)} `;
+      pen = true;
+    });
+    if (d) host.appendChild(svg("path", { d, class: `series ${cls}` }));
+  };
+  line((p) => p.median.heldout, "s-median-heldout");
+  line((p) => p.best.heldout, "s-best-heldout");
+  line((p) => p.median.visible, "s-median-visible");
+  line((p) => p.best.visible, "s-best-visible");
+  const cursor = svg("line", { x1: -10, x2: -10, y1: T, y2: H - B, class: "cursor" });
+  host.appendChild(cursor);
+  const index = new Map(s.map((p, i) => [p.id, i]));
+  host.addEventListener("click", (ev) => {
+    const rect = host.getBoundingClientRect();
+    const x = (ev.clientX - rect.left) * (W / rect.width);
+    const point = s[Math.round(((x - L) / (W - L - RR)) * n)];
+    if (point !== undefined) select(point.id);
+  });
+  return (id) => {
+    const i = index.get(id);
+    if (i === undefined) return;
+    cursor.setAttribute("x1", String(X(i)));
+    cursor.setAttribute("x2", String(X(i)));
+  };
+}
+const moveCursor = drawChart();
+
+// ---- details --------------------------------------------------------------------------
+const KW = /^(const|let|var|function|return|if|else|for|while|do|switch|case|break|continue|import|export|from|default|async|await|new|class|interface|type|extends|implements|true|false|null|undefined|throw|try|catch|finally|of|in|typeof|instanceof|void|readonly|public|private|static)$/;
+const TOKEN = /(\/\/.*$|\/\*.*?\*\/)|("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?)|(\b\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\b)|([A-Za-z_$][\w$]*)/g;
+
+/** Appends `text` with comments, strings, numbers and keywords in spans: text nodes only. */
+function codeInto(parent: HTMLElement, text: string): void {
+  let last = 0;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    if (m[4] !== undefined && !KW.test(m[4])) continue;
+    if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
+    const cls = m[1] !== undefined ? "com" : m[2] !== undefined ? "str" : m[3] !== undefined ? "num" : "kw";
+    parent.appendChild(el("span", m[0], cls));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+}
+
+const DIFF_LINES = 3000;
+function renderDiff(host: HTMLElement, patch: string, all: boolean): void {
+  host.textContent = "";
+  const lines = patch.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const shown = all ? lines : lines.slice(0, DIFF_LINES);
+  const frag = document.createDocumentFragment();
+  for (const line of shown) {
+    const c = line.charAt(0);
+    let div: HTMLDivElement;
+    if (/^(diff --git|--- |\+\+\+ |new file mode|deleted file mode)/.test(line)) div = el("div", line, "l meta");
+    else if (line.startsWith("@@")) div = el("div", line, "l hunk");
+    else {
+      const marked = c === "+" || c === "-" || c === " ";
+      div = el("div", null, `l ${c === "+" ? "add" : c === "-" ? "del" : "ctx"}`);
+      div.appendChild(document.createTextNode(marked ? c : ""));
+      codeInto(div, marked ? line.slice(1) : line);
+    }
+    frag.appendChild(div);
+  }
+  host.appendChild(frag);
+  if (shown.length < lines.length) {
+    const more = el("button", `show all ${lines.length} lines`);
+    more.addEventListener("click", () => renderDiff(host, patch, true));
+    host.appendChild(more);
+  }
+}
+
+/** A generation's patch, parsed from its own data block only when it is opened. */
+function loadDiff(id: string): string | null {
+  const block = document.getElementById(`diff-${id}`);
+  if (block === null) return null;
+  const patch: unknown = JSON.parse(block.textContent ?? "null");
+  return typeof patch === "string" ? patch : null;
+}
+
+function row(table: HTMLTableElement, key: string, value: string | number | null | undefined): void {
+  const tr = el("tr");
+  tr.appendChild(el("th", key));
+  tr.appendChild(el("td", value === null || value === undefined ? DASH : String(value)));
+  table.appendChild(tr);
+}
+
+function drawPacking(host: HTMLElement, packing: PackingView | null): void {
+  host.textContent = "";
+  if (packing === null) {
+    host.appendChild(el("div", "no packing recorded for this generation", "empty"));
+    return;
+  }
+  host.appendChild(el("div", `best instance ${packing.instance} (${packing.split}, score ${score(packing.score)}, ${packing.circles.length} circles)`, "muted"));
+  const p = svg("svg", { id: "packing-svg", viewBox: "-0.01 -0.01 1.02 1.02", width: 260, height: 260 });
+  p.appendChild(svg("rect", { x: 0, y: 0, width: 1, height: 1, fill: "none", stroke: "#999", "stroke-width": 0.004 }));
+  for (const [x, y, r] of packing.circles) {
+    if (num(x) && num(y) && num(r) && r >= 0) p.appendChild(svg("circle", { cx: x, cy: 1 - y, r }));
+  }
+  host.appendChild(p);
+}
+
+// Scrolls the tree pane (only the pane, never the page) so the node is in view.
+function revealInTree(id: string): void {
+  const wrap = byDomId("tree-wrap");
+  const y = py(id) * zoom, x = px(id) * zoom;
+  if (y < wrap.scrollTop + 20 || y > wrap.scrollTop + wrap.clientHeight - 20) wrap.scrollTop = Math.max(0, y - wrap.clientHeight / 2);
+  if (x < wrap.scrollLeft + 20 || x > wrap.scrollLeft + wrap.clientWidth - 20) wrap.scrollLeft = Math.max(0, x - wrap.clientWidth / 2);
+}
+
+function versusParent(n: NodeView): string {
+  const parent = n.parent === null ? undefined : byId.get(n.parent);
+  if (parent === undefined || !num(n.visible) || !num(parent.visible)) return "";
+  const d = n.visible - parent.visible;
+  return `  (${d >= 0 ? "+" : ""}${d.toFixed(4)} vs parent)`;
+}
+
+let selected: string | null = null;
+function select(id: string): void {
+  const n = byId.get(id);
+  if (n === undefined) return;
+  if (selected !== null) shapes.get(selected)?.classList.remove("selected");
+  selected = id;
+  shapes.get(id)?.classList.add("selected");
+  revealInTree(id);
+  moveCursor(id);
+  try {
+    if (location.hash !== `#${id}`) history.replaceState(null, "", `#${id}`);
+  } catch {
+    // Some file:// setups refuse; the hash is a nicety.
+  }
+  const d = byDomId("details");
+  d.textContent = "";
+  const head = el("div");
+  head.appendChild(el("strong", `${n.id}  `));
+  head.appendChild(el("span", n.valid ? "valid" : `invalid at ${n.stage} (${n.code})`, n.valid ? "status-valid" : "status-invalid"));
+  head.setAttribute("id", "detail-head");
+  d.appendChild(head);
+  if (n.summary !== null) d.appendChild(el("div", n.summary, "muted"));
+  const t = el("table");
+  row(t, "parent", n.parent === null ? "none (root)" : n.parent);
+  row(t, "depth / children", `${n.depth} / ${n.children}`);
+  row(t, "visible", score(n.visible) + versusParent(n));
+  row(t, "held-out", score(n.heldout));
+  row(t, "stage 1", score(n.stage1));
+  if (!n.valid) row(t, "validation", `${n.stage}: ${n.code}${n.where ? ` at ${n.where}` : ""}${n.message ? ` ${DASH} ${n.message}` : ""}`);
+  else row(t, "validation", "passed");
+  row(t, "cost", `${n.costUsd === null ? "unknown" : `$${n.costUsd.toFixed(4)}`}  \u00b7  tokens ${n.tokens.prompt} + ${n.tokens.completion}`);
+  row(t, "model", n.model === null ? "offline" : n.model);
+  const timings = Object.entries(n.timings).map(([k, v]) => `${k} ${ms(v)}`).join(", ");
+  row(t, "timings", timings || DASH);
+  for (const s of n.stages) row(t, `eval ${s.stage}`, `${score(s.score)}  ${s.instances} instances, ${s.failed} failed, ${ms(s.durationMs)}`);
+  row(t, "changed", n.changed.length > 0 ? n.changed.map((f) => `${f.path} (${f.change} +${f.additions} \u2212${f.deletions})`).join(", ") : "nothing");
+  row(t, "created", n.createdAt);
+  d.appendChild(t);
+  if (n.failures.length > 0) {
+    d.appendChild(el("h3", "failing instances"));
+    const ul = el("ul");
+    for (const f of n.failures) ul.appendChild(el("li", `${f.id} (${f.split}): ${f.reason}`));
+    d.appendChild(ul);
+  }
+  const packHost = byDomId("packing");
+  if (data.run.task === "circle-packing" || n.packing !== null) drawPacking(packHost, n.packing);
+  else packHost.textContent = "";
+  const diffHost = byDomId("diff");
+  byDomId("diff-label").textContent = `diff of ${n.id} against ${n.parent === null ? "the empty tree" : n.parent}`;
+  const patch = n.diff === "embedded" ? loadDiff(n.id) : null;
+  diffHost.textContent = "";
+  if (patch === "") diffHost.appendChild(el("div", "empty diff", "empty"));
+  else if (patch !== null) renderDiff(diffHost, patch, false);
+  else diffHost.appendChild(el("div", n.diff === "omitted" ? `diff left out to keep the report small: evolve diff <run> ${n.id}` : "patch.diff unreadable", "empty"));
+}
+
+const start = location.hash.replace(/^#/, "");
+const first = byId.has(start) ? start : (data.best ?? nodes[0]?.id);
+if (first !== undefined) select(first);
+document.body.setAttribute("data-ready", "1");

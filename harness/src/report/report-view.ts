@@ -1,0 +1,82 @@
+/**
+ * The shape of the data the report page embeds, shared by the host that builds it
+ * (report-data.ts) and the page script that reads it (page/report-page.ts). Types only and
+ * no imports, so the page, which is checked against the browser's library instead of
+ * Node's, can import it without pulling in any host code.
+ */
+
+/** A circle packing to draw: the best-scoring instance of a generation that has one. */
+export interface PackingView {
+  readonly instance: string;
+  readonly split: string;
+  readonly score: number;
+  readonly circles: [number, number, number][];
+}
+
+/** One node of the report's tree and its detail panel. */
+export interface NodeView {
+  readonly id: string;
+  readonly parent: string | null;
+  readonly depth: number;
+  readonly valid: boolean;
+  readonly stage: string | null;
+  readonly code: string | null;
+  readonly message: string | null;
+  readonly where: string | null;
+  readonly visible: number | null;
+  readonly heldout: number | null;
+  readonly stage1: number | null;
+  readonly summary: string | null;
+  readonly costUsd: number | null;
+  readonly tokens: { readonly prompt: number; readonly completion: number };
+  readonly timings: Record<string, number>;
+  readonly changed: { path: string; change: string; additions: number; deletions: number }[];
+  readonly stages: { stage: string; score: number; instances: number; failed: number; durationMs: number }[];
+  readonly failures: { id: string; split: string; reason: string }[];
+  readonly packing: PackingView | null;
+  readonly model: string | null;
+  readonly createdAt: string;
+  readonly children: number;
+  /** "embedded": in the page; "omitted": over the size budget; "missing": unreadable. */
+  readonly diff: "embedded" | "omitted" | "missing";
+}
+
+/** One point of the archive's progress: after generation `id`, the best and median scores so far. */
+export interface ProgressPoint {
+  readonly id: string;
+  readonly index: number;
+  readonly own: { readonly visible: number | null; readonly heldout: number | null };
+  readonly best: { readonly visible: number | null; readonly heldout: number | null };
+  readonly median: { readonly visible: number | null; readonly heldout: number | null };
+}
+
+/** An archive file the report could not read, and why (capped). */
+export interface ProblemView {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** Everything the page shows; patches travel separately (one lazily parsed block each). */
+export interface ReportData {
+  readonly run: {
+    readonly id: string;
+    readonly task: string | null;
+    readonly model: string | null;
+    readonly status: string | null;
+    readonly seed: number | null;
+    readonly selection: string | null;
+    readonly createdAt: string | null;
+    readonly from: string | null;
+  };
+  readonly best: string | null;
+  readonly bestPath: string[];
+  readonly nodes: NodeView[];
+  readonly series: ProgressPoint[];
+  readonly problems: ProblemView[];
+  readonly generatedAt: string;
+}
+
+/** Element ids in render-html.ts's markup that the page script looks up. */
+export type PageId =
+  | "report-data" | "title" | "meta" | "problems" | "chart-svg" | "tree-wrap" | "tree-svg" | "scale-label"
+  | "zoom-in" | "zoom-out" | "goto" | "goto-best" | "details" | "packing" | "diff-label" | "diff";
