@@ -4,6 +4,7 @@
  * the worker is replaced, and the next candidate is checked as usual. The harness's own
  * failures inside the worker stay errors, never an agent's fault.
  */
+import { spawnSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -87,6 +88,13 @@ describe("checks under a memory cap and a wall clock", () => {
     const failed = v.validateStatic({ parentDir: null, childDir: await treeWith(null), buildDir });
     await expect(failed).rejects.toBeInstanceOf(EvolveError);
     await expect(failed).rejects.toMatchObject({ code: "invalid_options", message: expect.stringMatching(/is not empty/) });
+  });
+
+  it("lets a command end normally when closing the validator is the last thing it does", () => {
+    for (const delayMs of ["0", "1500"]) {
+      const child = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "close-validator.ts"), delayMs], { encoding: "utf8", timeout: 60_000 });
+      expect({ status: child.status, stdout: child.stdout }, child.stderr).toEqual({ status: 0, stdout: "closed\n" });
+    }
   });
 
   it("refuses a cap too small for the warm compiler before any check", () => {

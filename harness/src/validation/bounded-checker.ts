@@ -140,6 +140,9 @@ export class BoundedChecker {
     this.#live = null;
     if (live === null || live.worker.exitCode !== null || live.worker.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => live.worker.once("exit", () => resolve()));
+    // Held while it dies: with the worker unreferenced, a command whose last step is this
+    // wait would otherwise find its event loop empty and end with Node's exit code 13.
+    live.worker.ref();
     live.worker.kill("SIGKILL");
     await exited;
   }
