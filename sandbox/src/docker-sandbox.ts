@@ -13,6 +13,10 @@ import { OutputDemux } from "./output-demux.js";
 import { extractSafely } from "./safe-extract.js";
 import type { CreatedSandbox, ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome, RunningSandbox } from "./types.js";
 
+/** How often, and how far apart, a stray SIGKILL's container is re-read for the OOM flag. */
+const OOM_FLAG_LOOKS = 6;
+const OOM_FLAG_WAIT_MS = 250;
+
 /** The part of /work a container path names, e.g. "/work/build" → "build". */
 function workspaceRelative(containerDir: string): string {
   const normal = posix.normalize(containerDir);
@@ -87,12 +91,18 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
       // The last output frames can trail the exit a little.
       await Promise.race([streamEnded, new Promise((r) => setTimeout(r, 1_000))]);
       let oomKilled = false;
-      try {
-        const state = (await this.container.inspect()).State;
-        oomKilled = state.OOMKilled === true;
-        if (exitCode === null && typeof state.ExitCode === "number") exitCode = state.ExitCode;
-      } catch {
-        // Already removed: nothing more to learn.
+      // The engine learns of an OOM kill from a separate event, which can come after the
+      // exit: a SIGKILL (137) the harness did not send gets a short grace to be flagged.
+      for (let look = 0; look < OOM_FLAG_LOOKS; look++) {
+        try {
+          const state = (await this.container.inspect()).State;
+          oomKilled = state.OOMKilled === true;
+          if (exitCode === null && typeof state.ExitCode === "number") exitCode = state.ExitCode;
+        } catch {
+          break; // already removed: nothing more to learn
+        }
+        if (oomKilled || exitCode !== 137 || this.timedOut || this.killedByHost) break;
+        await new Promise((r) => setTimeout(r, OOM_FLAG_WAIT_MS));
       }
       return {
         exitCode,
