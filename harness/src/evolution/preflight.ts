@@ -4,6 +4,7 @@
  * Every reason is reported at once. `evolve check` runs the same checks.
  */
 import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
 import { diffDirectories } from "../archive/index.js";
@@ -68,4 +69,20 @@ export async function preflight(taskDir: string, agentDir: string, validator: Va
     });
   }
   return task;
+}
+
+/**
+ * `preflight` as a run does it: in a scratch folder of its own, and with the validator
+ * closed when the run is refused (nothing else will use its check worker then).
+ */
+export async function preflightRun(taskDir: string, agentDir: string, validator: Validator): Promise<Task> {
+  const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
+  try {
+    return await preflight(taskDir, agentDir, validator, scratch);
+  } catch (error) {
+    await validator.close();
+    throw error;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }

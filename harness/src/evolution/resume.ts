@@ -4,15 +4,13 @@
  * are redone under fresh ids, the selection RNG continues from run.json, and containers of
  * dead sessions are swept first.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { hostname } from "node:os";
 import { connectEngine, EvolveError } from "../../../sandbox/src/index.js";
 import { abandonedChildren, ArchiveWriter, deathsWhileChecking, readEvents, resolveRunDir } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
-import { preflight } from "./preflight.js";
+import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import { DEFAULT_ARCHIVE_ROOT, DEFAULT_WARM_POOL } from "./run-options.js";
 import { checkLimitsOf } from "./run-context-of.js";
@@ -38,18 +36,13 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
   const recorded = writer.recordedIds();
   const validator = createValidator({ limits: checkLimitsOf(writer.run) });
   validator.warm();
-  let task;
-  if (recorded.includes("g0000")) {
-    task = await loadTask(recordedTaskDir(config.task));
-  } else {
-    const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
-    task = await preflight(recordedTaskDir(config.task), config.agentDir, validator, scratch)
-      .catch(async (error: unknown) => {
+  // With g0000 recorded the agent was checked when the run started; the task loads again.
+  const task = recorded.includes("g0000")
+    ? await loadTask(recordedTaskDir(config.task)).catch(async (error: unknown) => {
         await validator.close();
         throw error;
       })
-      .finally(() => rm(scratch, { recursive: true, force: true }));
-  }
+    : await preflightRun(recordedTaskDir(config.task), config.agentDir, validator);
   // Read before this process's own `resumed` event: every earlier process is gone by now.
   const abandoned = abandonedChildren((await readEvents(runDir)).events);
   await writer.appendEvent({ type: "resumed", at: new Date().toISOString(), recorded: recorded.length, pid: process.pid, host: hostname() });

@@ -2,9 +2,9 @@
  * `evolve run`: parse the options, check the task and agent before any container starts,
  * sweep dead sessions, create the run folder, and execute the run.
  */
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { resolve } from "node:path";
 import { z } from "zod";
 import { connectEngine, EvolveError, type SandboxEngine } from "../../../sandbox/src/index.js";
 import {
@@ -21,7 +21,7 @@ import {
 import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
 import { readRun } from "../archive/index.js";
 import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS } from "../validation/index.js";
-import { preflight } from "./preflight.js";
+import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
 import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor } from "./run-options.js";
@@ -65,16 +65,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
 
   const validator = createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } });
   validator.warm();
-  const scratch = await mkdtemp(join(tmpdir(), "evolve-preflight-"));
-  let task;
-  try {
-    task = await preflight(taskDir, agentDir, validator, scratch);
-  } catch (error) {
-    await validator.close();
-    throw error;
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  const task = await preflightRun(taskDir, agentDir, validator);
 
   const engine = io.engine ?? (await connectEngine({ warmPoolDefault: DEFAULT_WARM_POOL }));
   const swept = await engine.sweep();
