@@ -150,7 +150,9 @@ async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Prom
   try {
     if (typeof improve !== "function") throw new Error("improve is not a function");
     const files = createWorkspaceFiles((event) => void send({ type: "tool", ...event }));
-    const ctx = { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files };
+    // Until drafts can be evaluated, every call is refused; request.budget.evaluations says 0.
+    const evaluate = async () => ({ outcome: "refused", reason: "this harness does not evaluate drafts yet", remaining: 0 });
+    const ctx = { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files, evaluate };
     const wire = toWireJson(await improve(init.request, ctx));
     await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value } : { type: "result", id: 0, ok: false, error: wire.error });
   } catch (error) {

@@ -17,7 +17,7 @@ export function improveRequest(task: string, seed: number, lineage: LineageStep[
       stderr: "",
     },
     lineage: lineage.length > 0 ? lineage : [{ id: "g0000", score: 0.42, summary: "seed" }],
-    budget: { llmTokens: null, deadline: Date.now() + 100_000 },
+    budget: { llmTokens: null, deadline: Date.now() + 100_000, evaluations: 0 },
   };
   return request as ImproveRequest & WireJson;
 }

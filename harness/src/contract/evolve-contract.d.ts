@@ -85,6 +85,8 @@ declare module "@evolve/contract" {
       llmTokens: number | null;
       /** Epoch milliseconds by which `improve` must return. */
       deadline: number;
+      /** How many times `ctx.evaluate` may run in this generation. */
+      evaluations: number;
     };
   }
 
@@ -100,8 +102,24 @@ declare module "@evolve/contract" {
     delete(path: string): Promise<void>;
   }
 
+  /** Which visible instances `ctx.evaluate` runs the draft on; held-out ones are never reachable. */
+  export interface EvaluateRequest {
+    /** "stage1" (the default): the small first-stage subset; "visible": the whole visible split; or visible instance ids. */
+    instances?: "stage1" | "visible" | string[];
+  }
+
+  /** What `ctx.evaluate` learnt about the draft; `remaining` is how many calls this generation has left. */
+  export type EvaluateResult =
+    /** Nothing was run: the request was malformed, asked for unknown ids, or the budget is spent. */
+    | { outcome: "refused"; reason: string; remaining: number }
+    /** The draft failed a check (the same checks as a child's); nothing was evaluated. */
+    | { outcome: "invalid"; stage: "policy" | "compile" | "signature" | "import"; code: string; message: string; remaining: number }
+    | { outcome: "evaluated"; score: number; instances: InstanceFeedback[]; stderr: string; remaining: number };
+
   export interface ImproveContext extends SolveContext {
     readonly files: WorkspaceFiles;
+    /** Check and evaluate the workspace as it is now, on visible instances, in fresh containers. */
+    evaluate(request?: EvaluateRequest): Promise<EvaluateResult>;
   }
 
   export interface ImproveReport {

@@ -48,7 +48,7 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
     seed: inputs.seed,
     feedback: { score: parent.scores.visible, instances, stderr },
     lineage,
-    budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline },
+    budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline, evaluations: 0 },
   };
 }
 
