@@ -59,7 +59,7 @@ export async function writeSyntheticArchive(root: string, runId: string, generat
       const heldout = visible === null ? null : Math.max(0, visible - 0.1);
       const outcome =
         visible === null || heldout === null
-          ? invalidAt("compile", "diagnostics", "task/index.ts(2,3): error TS2322", { file: "task/index.ts", line: 2 })
+          ? invalidAt("compile", "type_error", "task/index.ts(2,3): error TS2322", { file: "task/index.ts", line: 2 })
           : evaluated(
               evaluationResult(
                 [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ArchiveEvent, GenerationRecord, RUN_SCHEMA_VERSION, RunRecord, TranscriptLine } from "../../harness/src/archive/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
+import { FAILURE_CODES } from "../../harness/src/results/index.js";
 import { AT, generationRecord, invalidAt, runRecord } from "../support/records.js";
 
 /** JSON out and back in through the schema gives the same value. */
@@ -40,10 +41,21 @@ describe("GenerationRecord", () => {
   it("round-trips an invalid generation for every stage", () => {
     for (const stage of ["policy", "compile", "signature", "import", "self_modify", "extract"] as const) {
       const where = { file: stage === "compile" ? "task/index.ts" : null, line: null };
-      const g = generationRecord({ id: "g0003", parent: "g0001", depth: 2, ...invalidAt(stage, "x", "why", where) });
+      const code = FAILURE_CODES[stage][0];
+      const g = generationRecord({ id: "g0003", parent: "g0001", depth: 2, ...invalidAt(stage, code, "why", where) });
       expect(roundTrip(GenerationRecord, g)).toEqual(g);
-      expect(g.status).toEqual({ kind: "invalid", stage, code: "x", message: "why", ...where });
+      expect(g.status).toEqual({ kind: "invalid", stage, code, message: "why", ...where });
     }
+  });
+
+  it("rejects a failure code that is unknown, or belongs to another stage, naming the field", () => {
+    const status = { kind: "invalid", stage: "policy", message: "why", file: null, line: null };
+    for (const code of ["x", "type_error"]) {
+      const parsed = GenerationRecord.safeParse({ ...generationRecord(), status: { ...status, code } });
+      expect(parsed.success, code).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(["status", "code"]);
+    }
+    expect(GenerationRecord.safeParse({ ...generationRecord(), status: { ...status, code: "empty_diff" } }).success).toBe(true);
   });
 
   it("rejects malformed ids, hashes, negative depths and unknown stages", () => {

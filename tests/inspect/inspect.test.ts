@@ -85,7 +85,7 @@ describe("evolve show", () => {
     expect(invalid).toBeDefined();
     const r = await evolve("show", synth.runDir, String(Number(invalid!.id.slice(1))));
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`validation failed at ${invalid!.status.kind === "invalid" ? invalid!.status.stage : ""}`);
+    expect(r.stdout).toContain(`failed at ${invalid!.status.kind === "invalid" ? invalid!.status.stage : ""}`);
     expect((await evolve("show", synth.runDir, "best", "--json")).stdout).toContain(`"id": "${best.id}"`);
   });
 

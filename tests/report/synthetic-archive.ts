@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import { ArchiveWriter, diffDirectories, writeTree } from "../../harness/src/archive/index.js";
-import type { InstanceResult } from "../../harness/src/results/index.js";
+import { FAILURE_CODES, type InstanceResult } from "../../harness/src/results/index.js";
 import { createRng } from "../../harness/src/selection/index.js";
 import { evaluated, evaluationResult, generationRecord, invalidAt, runRecord, stageResult } from "../support/records.js";
 
@@ -107,7 +107,7 @@ export async function writeSyntheticRun(opts: SyntheticOptions): Promise<Synthet
     const heldout = visible === null ? null : Math.max(0, Math.min(1, visible - 0.02 + (rng.next() - 0.5) * 0.02));
     const outcome =
       visible === null || heldout === null
-        ? invalidAt(stage, "synthetic_failure", HOSTILE_MESSAGE, { file: "task/index.ts", line: 3 })
+        ? invalidAt(stage, FAILURE_CODES[stage][0], HOSTILE_MESSAGE, { file: "task/index.ts", line: 3 })
         : evaluated(
             evaluationResult(
               [

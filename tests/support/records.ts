@@ -11,10 +11,17 @@ import {
   RUN_SCHEMA_VERSION,
   RunRecord,
   type GenerationStatus,
-  type InvalidStage,
   type RunConfig,
 } from "../../harness/src/archive/index.js";
-import type { EvaluationResult, EvaluationStage, InstanceResult, StageResult } from "../../harness/src/results/index.js";
+import {
+  type CodeOf,
+  type EvaluationResult,
+  type EvaluationStage,
+  failure,
+  type FailureStage,
+  type InstanceResult,
+  type StageResult,
+} from "../../harness/src/results/index.js";
 
 /** The time every builder record is stamped with unless told otherwise. */
 export const AT = "2025-01-02T03:04:05.678Z";
@@ -99,13 +106,13 @@ export function scored(visible: number | null, heldout: number | null = null): P
 }
 
 /** The status, evaluation and scores of a generation that stopped at `stage` (spread into generationRecord). */
-export function invalidAt(
-  stage: InvalidStage,
-  code: string,
+export function invalidAt<S extends FailureStage>(
+  stage: S,
+  code: CodeOf<S>,
   message = `failed at ${stage}`,
   where: { readonly file: string | null; readonly line: number | null } = { file: null, line: null },
 ): Pick<GenerationRecord, "status" | "evaluation" | "scores"> {
-  const status: GenerationStatus = { kind: "invalid", stage, code, message, ...where };
+  const status: GenerationStatus = { kind: "invalid", ...failure(stage, code, message, where) };
   return { status, evaluation: null, scores: { visible: null, heldout: null, stage1: null } };
 }
 

@@ -1,6 +1,6 @@
 /** events.jsonl: one JSON object per line, appended as the run goes. */
 import { z } from "zod";
-import { ValidationStage } from "../results/index.js";
+import { FailureCode, ValidationStage } from "../results/index.js";
 import { RngState } from "../selection/index.js";
 import { SelectionStrategyName } from "../selection/index.js";
 import { GenerationId, Timestamp } from "./generation-id.js";
@@ -33,7 +33,7 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     ...gen,
     ok: z.boolean(),
     stage: ValidationStage.nullable(),
-    code: z.string().nullable(),
+    code: FailureCode.nullable(),
   }),
   z.object({
     type: z.literal("evaluated"),

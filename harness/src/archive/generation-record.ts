@@ -1,21 +1,13 @@
 /** generation.json: everything known about one attempted child (or the seed), valid or not. */
 import { z } from "zod";
-import { EvaluationResult, ValidationFailure, ValidationStage } from "../results/index.js";
+import { EvaluationResult, InvalidStatus } from "../results/index.js";
 import { GenerationId, Timestamp } from "./generation-id.js";
 
 export const GENERATION_SCHEMA_VERSION = 1;
 
-/**
- * Where an invalid generation stopped: the four validation gates, plus the two steps
- * before them that can fail on the agent's account (the meta agent crashed or timed out
- * with nothing usable; the extractor refused its workspace).
- */
-export const InvalidStage = z.union([ValidationStage, z.enum(["self_modify", "extract"])]);
-export type InvalidStage = z.infer<typeof InvalidStage>;
-
 export const GenerationStatus = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("valid") }),
-  ValidationFailure.extend({ kind: z.literal("invalid"), stage: InvalidStage }),
+  InvalidStatus,
 ]);
 export type GenerationStatus = z.infer<typeof GenerationStatus>;
 

@@ -31,7 +31,6 @@ export {
   GENERATION_SCHEMA_VERSION,
   GenerationRecord,
   GenerationStatus,
-  InvalidStage,
   PhaseTimings,
   ScoreSummary,
   TokenUsage,

@@ -6,10 +6,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
-import type { EvaluationResult } from "../results/index.js";
+import { type EvaluationResult, type Failure, failure as fail } from "../results/index.js";
 import { diffDirectories, generationPaths, type ArchiveWriter, type DirectoryDiff, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
 import { buildImproveRequest } from "./improve-request.js";
-import { buildRecord, type Failure, recordGeneration } from "./record-generation.js";
+import { buildRecord, recordGeneration } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { selfModifyStep } from "./self-modify-step.js";
 import { judgeTree } from "./judge-tree.js";
@@ -73,12 +73,12 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
     if (modified.treeTaken) {
       const read = await diffDirectories(parentSnapshot, takeTo);
       if (read.ok) diff = read;
-      else failure ??= { stage: "extract", code: "unreadable_tree", message: read.reason };
+      else failure ??= fail("extract", "unreadable_tree", read.reason);
     }
     timings.extract = performance.now() - t;
 
     let evaluation: EvaluationResult | null = null;
-    if (failure === null && diff === null) failure = { stage: "extract", code: "no_tree", message: "the meta agent's tree did not come back" };
+    if (failure === null && diff === null) failure = fail("extract", "no_tree", "the meta agent's tree did not come back");
     if (failure === null && diff !== null) {
       ({ failure, evaluation } = await judgeTree({
         ctx,

@@ -35,7 +35,7 @@ export type { ValidateStepInput, ValidateStepResult } from "./validate-step.js";
 export { evaluateStep, scoresOf } from "./evaluate-step.js";
 export type { EvaluateStepInput } from "./evaluate-step.js";
 export { buildRecord, recordGeneration } from "./record-generation.js";
-export type { Failure, RecordInputs } from "./record-generation.js";
+export type { RecordInputs } from "./record-generation.js";
 export { runChild } from "./generation-step.js";
 export type { ChildPlan } from "./generation-step.js";
 export { runSeedGeneration } from "./seed-generation.js";

@@ -4,9 +4,8 @@
  */
 import { join } from "node:path";
 import type { ArchiveWriter, PhaseTimings } from "../archive/index.js";
-import type { EvaluationResult, ValidationFailure } from "../results/index.js";
+import { type EvaluationResult, type Failure, failure, type ValidationFailure } from "../results/index.js";
 import { evaluateStep } from "./evaluate-step.js";
-import type { Failure } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { validateStep } from "./validate-step.js";
 
@@ -25,13 +24,7 @@ export interface JudgeInput {
 }
 
 function diedWhileChecking(deaths: number): ValidationFailure {
-  return {
-    stage: "compile",
-    code: "harness_died_checking",
-    message: `the harness died ${deaths} times while checking this tree (same snapshot); it is not checked again`,
-    file: null,
-    line: null,
-  };
+  return failure("compile", "harness_died_checking", `the harness died ${deaths} times while checking this tree (same snapshot); it is not checked again`);
 }
 
 export async function judgeTree(input: JudgeInput): Promise<{ failure: Failure | null; evaluation: EvaluationResult | null }> {

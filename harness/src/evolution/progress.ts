@@ -5,6 +5,7 @@
  */
 import type { GenerationRecord } from "../archive/index.js";
 import { formatScore } from "../report/index.js";
+import { failureLabel } from "../results/index.js";
 
 /** Where progress goes; `isTTY` selects the live line. */
 export interface ProgressSink {
@@ -119,7 +120,7 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
   const head = record.parent === null ? `${record.id} (seed)` : `${record.id} <- ${record.parent} [${c.done}/${c.total}]`;
   const seconds = `${((record.timings.total ?? 0) / 1000).toFixed(1)} s`;
   if (record.status.kind === "invalid") {
-    return `${head} invalid at ${record.status.stage}: ${record.status.code} - ${record.status.message.slice(0, 160)} (${seconds})`;
+    return `${head} invalid at ${failureLabel(record.status)} - ${record.status.message.slice(0, 160)} (${seconds})`;
   }
   const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
   return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)} (${seconds})${summary}`;

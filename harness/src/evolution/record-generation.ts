@@ -5,21 +5,11 @@ import {
   type ChangedFile,
   type GenerationFiles,
   type GenerationRecord,
-  type InvalidStage,
   PhaseTimings,
 } from "../archive/index.js";
-import type { EvaluationResult } from "../results/index.js";
+import type { EvaluationResult, Failure } from "../results/index.js";
 import type { BrokerUsage } from "../llm/index.js";
 import { scoresOf } from "./evaluate-step.js";
-
-/** Why a generation is invalid: a validation failure, or a failure before validation. */
-export interface Failure {
-  stage: InvalidStage;
-  code: string;
-  message: string;
-  file?: string | null;
-  line?: number | null;
-}
 
 const LOG_CAP = 64 * 1024;
 
@@ -52,7 +42,7 @@ export function buildRecord(inputs: RecordInputs): GenerationRecord {
     status:
       failure === null
         ? { kind: "valid" }
-        : { kind: "invalid", stage: failure.stage, code: failure.code, message: failure.message, file: failure.file ?? null, line: failure.line ?? null },
+        : { kind: "invalid", ...failure },
     evaluation: inputs.evaluation,
     scores: scoresOf(inputs.evaluation),
     summary: inputs.summary,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { ImproveRequest } from "@evolve/contract";
 import { runImprove, type ImproveOutcome, type WireJson } from "../../../sandbox/src/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../llm/index.js";
+import { failure, type FailureAt } from "../results/index.js";
 import type { RunContext } from "./run-context.js";
 
 /** What the meta agent's report may say; anything else in it is ignored. */
@@ -29,7 +30,7 @@ export interface SelfModifyInput {
 
 export interface SelfModifyResult {
   /** Null when the agent returned a usable tree; else why not, and at which stage. */
-  failure: { stage: "self_modify" | "extract"; code: string; message: string } | null;
+  failure: FailureAt<"self_modify" | "extract"> | null;
   /** True when the workspace came back through the extractor into `takeTo`. */
   treeTaken: boolean;
   /** The report's summary, capped (null when it gave none). */
@@ -91,13 +92,13 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
   };
   if (result.error !== null) {
     const code = result.outcome.timedOut ? "timeout" : result.outcome.oomKilled ? "oom" : "improve_failed";
-    return { ...base, failure: { stage: "self_modify", code, message: capLine(result.error) } };
+    return { ...base, failure: failure("self_modify", code, capLine(result.error)) };
   }
   if (!result.extracted.ok) {
-    return { ...base, failure: { stage: "extract", code: "extraction_refused", message: capLine(result.extracted.reason) } };
+    return { ...base, failure: failure("extract", "extraction_refused", capLine(result.extracted.reason)) };
   }
   if (!parsed.success) {
-    return { ...base, failure: { stage: "self_modify", code: "bad_report", message: "improve returned no { summary: string } report" } };
+    return { ...base, failure: failure("self_modify", "bad_report", "improve returned no { summary: string } report") };
   }
   return { ...base, failure: null };
 }

@@ -68,7 +68,7 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"])
     depth: g.depth,
     valid: invalid === null,
     stage: invalid?.stage ?? null,
-    code: invalid === null ? null : cap(invalid.code, 80),
+    code: invalid?.code ?? null,
     message: invalid === null ? null : cap(invalid.message),
     where: invalid === null || invalid.file === null ? null : cap(`${invalid.file}${invalid.line === null ? "" : `:${invalid.line}`}`, 200),
     visible: g.scores.visible,

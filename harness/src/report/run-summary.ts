@@ -5,6 +5,7 @@
 import type { GenerationRecord } from "../archive/index.js";
 import { bestGeneration, lineageOf, parseGenerationId } from "../archive/index.js";
 import type { ProgressPoint } from "./report-view.js";
+import { failureLabel } from "../results/index.js";
 
 /** Which score a summary ranks by. */
 export type ScoreSplit = "visible" | "heldout";
@@ -97,7 +98,7 @@ export function formatMs(ms: number | undefined): string {
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-/** The status of a record in a few words: "valid" or "invalid at compile (syntax_error)". */
+/** The status of a record in a few words: "valid" or "invalid at compile: syntax_error". */
 export function describeStatus(g: GenerationRecord): string {
-  return g.status.kind === "valid" ? "valid" : `invalid at ${g.status.stage} (${g.status.code})`;
+  return g.status.kind === "valid" ? "valid" : `invalid at ${failureLabel(g.status)}`;
 }

@@ -10,20 +10,6 @@ export const JsonValue: z.ZodType<unknown> = z.lazy(() =>
 
 // ---- validation -------------------------------------------------------------------------
 
-export const ValidationStage = z.enum(["policy", "compile", "signature", "import"]);
-export type ValidationStage = z.infer<typeof ValidationStage>;
-
-export const ValidationFailure = z.object({
-  stage: ValidationStage,
-  /** Machine-readable, e.g. "empty_diff", "syntax_error", "missing_export", "load_timeout". */
-  code: z.string(),
-  /** Human words: the file, line and the compiler's message where there are any. */
-  message: z.string(),
-  file: z.string().nullable(),
-  line: z.number().int().nullable(),
-});
-export type ValidationFailure = z.infer<typeof ValidationFailure>;
-
 /** Milliseconds spent in each gate that ran. */
 export const ValidationTimings = z.object({
   policy: z.number().optional(),

@@ -10,7 +10,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { ValidationFailure } from "../results/index.js";
+import { failure, type ValidationFailure } from "../results/index.js";
 import { EvolveError, type ErrorCode } from "../errors/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { CheckLimits } from "./check-limits.js";
@@ -187,16 +187,15 @@ function outOfMemory(code: number | null, signal: NodeJS.Signals | null, stderr:
 
 function limitFailure(end: JobEnd | "timeout", phase: StaticPhase, limits: CheckLimits): ValidationFailure | null {
   const during = PHASE_WORDS[phase];
-  const base = { stage: "compile" as const, file: null, line: null };
   if (end === "timeout") {
     const seconds = limits.timeoutMs / 1000;
-    return { ...base, code: "compile_timeout", message: `the checks did not finish within the time limit of ${seconds} s (stopped during ${during}; --check-timeout)` };
+    return failure("compile", "compile_timeout", `the checks did not finish within the time limit of ${seconds} s (stopped during ${during}; --check-timeout)`);
   }
   if (end.kind === "out_of_memory") {
-    return { ...base, code: "compile_memory", message: `the checks ran out of their memory limit of ${limits.memoryMb} MiB (during ${during}; --check-memory)` };
+    return failure("compile", "compile_memory", `the checks ran out of their memory limit of ${limits.memoryMb} MiB (during ${during}; --check-memory)`);
   }
   if (end.kind === "message" && end.message.type === "checker_crash") {
-    return { ...base, code: "compile_crash", message: `the type checker broke on this tree during ${PHASE_WORDS[end.message.phase]}: ${end.message.message}` };
+    return failure("compile", "compile_crash", `the type checker broke on this tree during ${PHASE_WORDS[end.message.phase]}: ${end.message.message}`);
   }
   return null;
 }

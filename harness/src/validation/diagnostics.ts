@@ -1,7 +1,7 @@
 /** Turn compiler diagnostics into a ValidationFailure with file, line and the compiler's words. */
 import { relative } from "node:path";
 import { ts } from "ts-morph";
-import type { ValidationFailure, ValidationStage } from "../results/index.js";
+import { type CodeOf, failure, type FailureAt } from "../results/index.js";
 
 /** How many diagnostics a failure message quotes. */
 const QUOTED = 3;
@@ -29,32 +29,26 @@ function locate(diagnostic: ts.Diagnostic, treeDir: string): Located {
 }
 
 /** A failure quoting the first few diagnostics; the first one gives the file and line. */
-export function diagnosticsFailure(
-  stage: ValidationStage,
-  code: string,
+export function diagnosticsFailure<S extends "compile" | "signature">(
+  stage: S,
+  code: CodeOf<S>,
   diagnostics: readonly ts.Diagnostic[],
   treeDir: string,
-): ValidationFailure {
+): FailureAt<S> {
   const located = diagnostics.slice(0, QUOTED).map((d) => locate(d, treeDir));
   const more = diagnostics.length > QUOTED ? `\n(and ${diagnostics.length - QUOTED} more)` : "";
   const first = located[0];
-  return {
-    stage,
-    code,
-    message: located.map((l) => l.text).join("\n") + more,
-    file: first?.file ?? null,
-    line: first?.line ?? null,
-  };
+  return failure(stage, code, located.map((l) => l.text).join("\n") + more, { file: first?.file ?? null, line: first?.line ?? null });
 }
 
 /** "unresolved_import" when the first diagnostic is a missing module, else "type_error". */
-export function semanticCode(diagnostics: readonly ts.Diagnostic[]): string {
+export function semanticCode(diagnostics: readonly ts.Diagnostic[]): CodeOf<"compile"> {
   const first = diagnostics[0];
   return first !== undefined && UNRESOLVED.has(first.code) ? "unresolved_import" : "type_error";
 }
 
 /** "missing_export" when an entry module lacks the export, else "signature_mismatch". */
-export function signatureCode(diagnostics: readonly ts.Diagnostic[]): string {
+export function signatureCode(diagnostics: readonly ts.Diagnostic[]): CodeOf<"signature"> {
   const first = diagnostics[0];
   return first !== undefined && MISSING_EXPORT.has(first.code) ? "missing_export" : "signature_mismatch";
 }

@@ -3,7 +3,7 @@
  * `checkImports`) within a timeout, and `solve` and `improve` are functions. The host never
  * loads the emitted JS itself.
  */
-import type { ValidationFailure } from "../results/index.js";
+import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
 import {
   type ImportCheck,
   type RuntimeImage,
@@ -32,9 +32,9 @@ const REQUIRED_EXPORTS = [
 /** Characters of container stderr quoted in a failure. */
 const STDERR_EXCERPT = 1_500;
 
-function fail(code: string, message: string, stderr: string, file: string | null = null): ValidationFailure {
+function fail(code: CodeOf<"import">, message: string, stderr: string, file: string | null = null): ValidationFailure {
   const excerpt = stderr.trim().slice(-STDERR_EXCERPT);
-  return { stage: "import", code, message: excerpt === "" ? message : `${message}\nstderr:\n${excerpt}`, file, line: null };
+  return failure("import", code, excerpt === "" ? message : `${message}\nstderr:\n${excerpt}`, { file });
 }
 
 /** Gate 3 over `buildDir`: null when it passes, else the failure. */

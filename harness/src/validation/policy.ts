@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
-import type { ValidationFailure } from "../results/index.js";
+import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
 import { EvolveError } from "../errors/index.js";
 import type { PolicyCaps } from "./policy-caps.js";
 import { type TreeFile, walkTree } from "./tree-walk.js";
@@ -36,8 +36,8 @@ const INSTALL_HOOKS = ["preinstall", "install", "postinstall", "prepare", "prepr
 
 export type PolicyResult = { ok: true; files: TreeFile[] } | { ok: false; failure: ValidationFailure };
 
-function fail(code: string, file: string | null, message: string): PolicyResult {
-  return { ok: false, failure: { stage: "policy", code, message, file, line: null } };
+function fail(code: CodeOf<"policy">, file: string | null, message: string): PolicyResult {
+  return { ok: false, failure: failure("policy", code, message, { file }) };
 }
 
 /** Gate 0 for `childDir`; with `parentDir` null (the seed) the non-empty-diff rule is skipped. */

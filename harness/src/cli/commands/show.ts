@@ -6,6 +6,7 @@ import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
 import { oneLine } from "../inspect/table.js";
+import { failureLabel } from "../../results/index.js";
 
 export const show: CliCommand = {
   name: "show",
@@ -53,7 +54,7 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   }
   if (g.status.kind === "invalid") {
     lines.push("");
-    lines.push(`validation failed at ${g.status.stage}: ${g.status.code}`);
+    lines.push(`failed at ${failureLabel(g.status)}`);
     const where = g.status.file === null ? "" : `${g.status.file}${g.status.line === null ? "" : `:${g.status.line}`}: `;
     lines.push(`  ${where}${oneLine(g.status.message, 400)}`);
   } else {

@@ -7,6 +7,7 @@ import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
 import { dim, highlight, oneLine, useColour } from "../inspect/table.js";
+import { failureLabel } from "../../results/index.js";
 
 export const tree: CliCommand = {
   name: "tree",
@@ -50,7 +51,7 @@ ${JSON_HELP}`,
 
 function label(g: GenerationRecord, children: number, best: string | null): string {
   const scores = `${formatScore(g.scores.visible)} / ${formatScore(g.scores.heldout)}`;
-  const status = g.status.kind === "valid" ? "valid" : `INVALID ${g.status.stage}: ${g.status.code} ${oneLine(g.status.message, 80)}`;
+  const status = g.status.kind === "valid" ? "valid" : `INVALID ${failureLabel(g.status)} ${oneLine(g.status.message, 80)}`;
   return `${g.id}  ${scores}  ${status}  children ${children}${g.id === best ? "  ★ best" : ""}`;
 }
 

@@ -374,7 +374,7 @@ function select(id: string): void {
   d.textContent = "";
   const head = el("div");
   head.appendChild(el("strong", `${n.id}  `));
-  head.appendChild(el("span", n.valid ? "valid" : `invalid at ${n.stage} (${n.code})`, n.valid ? "status-valid" : "status-invalid"));
+  head.appendChild(el("span", n.valid ? "valid" : `invalid at ${n.stage}: ${n.code}`, n.valid ? "status-valid" : "status-invalid"));
   head.setAttribute("id", "detail-head");
   d.appendChild(head);
   if (n.summary !== null) d.appendChild(el("div", n.summary, "muted"));
