@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -104,16 +104,6 @@ export async function hashImageInputs(inputs: ImageInputs): Promise<string> {
   return hash.digest("hex").slice(0, 16);
 }
 
-async function copyTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) await copyTree(source, target);
-    else if (entry.isFile()) await copyFile(source, target);
-  }
-}
-
 /** Lay out the build context (Dockerfile + rootfs/) in a fresh temp folder. */
 export async function stageBuildContext(inputs: ImageInputs, hash: string): Promise<string> {
   const context = await mkdtemp(join(tmpdir(), "evolve-image-"));
@@ -140,7 +130,9 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
     }
     await writeFile(join(runnerOut, "package.json"), '{ "type": "module" }\n');
     for (const { name, dir } of inputs.toolchainPackages) {
-      await copyTree(dir, join(rootfs, "node_modules", name));
+      // The harness's own packages (trusted), by the platform's copy; links are left out, as a
+      // link to a host path would dangle in the image. Agent trees use the archive's strict copyTree.
+      await cp(dir, join(rootfs, "node_modules", name), { recursive: true, filter: async (path) => !(await lstat(path)).isSymbolicLink() });
     }
     // 1777 like any distribution's /tmp: Docker copies this mode onto the tmpfs mounted there.
     await mkdir(join(rootfs, "tmp"), { recursive: true });

@@ -14,17 +14,18 @@ const ROOT = join(import.meta.dirname, "../..");
 const ALLOWED: Record<string, readonly string[]> = {
   errors: ["sandbox"], // only sandbox/src/errors.ts: the base error lives in the lowest layer
   results: [],
+  text: [],
   contract: [],
-  selection: ["errors"],
-  archive: ["errors", "results", "selection"],
-  validation: ["errors", "results", "sandbox"],
-  llm: ["errors", "sandbox"],
-  evaluation: ["errors", "results", "sandbox"],
-  "task-api": ["errors", "evaluation", "sandbox"],
-  report: ["errors", "results", "archive", "selection"],
-  evolution: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "sandbox"],
-  replay: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "sandbox"],
-  cli: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "sandbox"],
+  selection: ["errors", "text"],
+  archive: ["errors", "results", "selection", "text"],
+  validation: ["errors", "results", "sandbox", "text"],
+  llm: ["errors", "sandbox", "text"],
+  evaluation: ["errors", "results", "sandbox", "text"],
+  "task-api": ["errors", "evaluation", "sandbox", "text"],
+  report: ["errors", "results", "archive", "selection", "text"],
+  evolution: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "sandbox", "text"],
+  replay: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "sandbox", "text"],
+  cli: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "sandbox", "text"],
 };
 
 /**

@@ -6,6 +6,7 @@
 import type { ImproveRequest, InstanceFeedback, LineageStep } from "@evolve/contract";
 import type { GenerationRecord } from "../archive/index.js";
 import type { TaskManifest } from "../evaluation/index.js";
+import { capText } from "../text/index.js";
 
 const FEEDBACK_CHARS = 600;
 const STDERR_CHARS = 4_000;
@@ -34,13 +35,13 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
     .map((i) => ({
       id: i.id,
       score: i.score,
-      feedback: cap(i.error === null ? i.feedback : `${i.feedback} (error: ${i.error})`, FEEDBACK_CHARS),
+      feedback: capText(i.error === null ? i.feedback : `${i.feedback} (error: ${i.error})`, FEEDBACK_CHARS),
     }));
-  const stderr = cap(visibleStages.map((s) => s.stderr).filter((s) => s.trim() !== "").join("\n"), STDERR_CHARS);
+  const stderr = capText(visibleStages.map((s) => s.stderr).filter((s) => s.trim() !== "").join("\n"), STDERR_CHARS);
   const lineage: LineageStep[] = inputs.lineage.map((g) => ({
     id: g.id,
     score: g.scores.visible,
-    summary: cap(g.summary ?? (g.parent === null ? "seed" : ""), SUMMARY_CHARS),
+    summary: capText(g.summary ?? (g.parent === null ? "seed" : ""), SUMMARY_CHARS),
   }));
   return {
     task: { name: inputs.manifest.name, description: inputs.manifest.description, metric: inputs.manifest.metric },
@@ -50,8 +51,4 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
     lineage,
     budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline, evaluations: 0 },
   };
-}
-
-function cap(text: string, chars: number): string {
-  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
 }

@@ -9,6 +9,7 @@ import { bestGeneration, childrenCounts } from "../archive/index.js";
 import type { InstanceResult } from "../results/index.js";
 import type { NodeView, PackingView, ReportData } from "./report-view.js";
 import { bestPath, byId, progressSeries } from "./run-summary.js";
+import { capText } from "../text/index.js";
 
 /** Caps that keep a 1,000-generation report a few megabytes. */
 export const REPORT_CAPS = {
@@ -27,7 +28,7 @@ export const REPORT_CAPS = {
 const Circles = z.array(z.tuple([z.number(), z.number(), z.number()]).refine((c) => c.every(Number.isFinite))).max(REPORT_CAPS.circles);
 
 function cap(text: string, max: number = REPORT_CAPS.text): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return capText(text, max);
 }
 
 /** Cuts a patch at a line boundary under the byte cap, saying so. */

@@ -5,7 +5,7 @@ import { describeStatus, formatDelta, formatMs, formatScore } from "../../report
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
-import { oneLine } from "../inspect/table.js";
+import { oneLine } from "../../text/index.js";
 import { failureLabel } from "../../results/index.js";
 
 export const show: CliCommand = {

@@ -6,7 +6,8 @@ import { bestPath, byId, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
-import { dim, highlight, oneLine, useColour } from "../inspect/table.js";
+import { dim, highlight, useColour } from "../inspect/table.js";
+import { oneLine } from "../../text/index.js";
 import { failureLabel } from "../../results/index.js";
 
 export const tree: CliCommand = {
