@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { EvolveError } from "../errors/index.js";
 import { type ArchiveEvent } from "./archive-event.js";
 import { appendRunEvent } from "./archive-writer.js";
-import { ApprovalDecision } from "./approval-record.js";
+import { ApprovalDecision, DECISION_SCHEMA_VERSION } from "./approval-record.js";
 import { syncDirectory, TEMP_PREFIX, tempPathFor, toJsonText, writeFileSynced } from "./atomic-fs.js";
 import { GenerationId } from "./generation-id.js";
 import type { GenerationRecord } from "./generation-record.js";
@@ -61,6 +61,20 @@ export async function writeDecision(runDir: string, decision: ApprovalDecision):
   }
   await syncDirectory(join(runDir, DECISIONS_DIR));
   return { written: true, decision: parsed.data };
+}
+
+/** The rejection of a request nobody answered before its deadline (`timeoutMinutes` of the policy, for the words). */
+export function timeoutDecision(generation: string, timeoutMinutes: number | undefined, at: Date = new Date()): ApprovalDecision {
+  const within = timeoutMinutes === undefined ? "before its deadline" : `within ${timeoutMinutes} minute${timeoutMinutes === 1 ? "" : "s"}`;
+  return {
+    schemaVersion: DECISION_SCHEMA_VERSION,
+    generation,
+    verdict: "rejected",
+    by: "timeout",
+    at: at.toISOString(),
+    note: `nobody answered ${within} (approval.timeoutMinutes)`,
+    timedOut: true,
+  };
 }
 
 /** The event that logs a decision. */

@@ -23,7 +23,7 @@ export {
 export type { RunContents, RunListing } from "./archive-reader.js";
 export { appendRunEvent, ArchiveWriter } from "./archive-writer.js";
 export { ApprovalDecision, DECISION_SCHEMA_VERSION, GenerationApproval, MAX_NOTE_CHARS } from "./approval-record.js";
-export { decisionPath, DECISIONS_DIR, joinDecisions, readDecision, readDecisions, recordDecision, writeDecision } from "./approval-decisions.js";
+export { decisionPath, DECISIONS_DIR, joinDecisions, readDecision, readDecisions, recordDecision, timeoutDecision, writeDecision } from "./approval-decisions.js";
 export type { DecisionWrite } from "./approval-decisions.js";
 export type { GenerationFiles } from "./archive-writer.js";
 export { applyPatch, parsePatch } from "./apply-patch.js";
