@@ -1,5 +1,6 @@
 /** Every subcommand, in the order `evolve --help` lists them. */
 import type { CliCommand } from "../command.js";
+import { approve } from "./approve.js";
 import { cat } from "./cat.js";
 import { check } from "./check.js";
 import { clean } from "./clean.js";
@@ -8,6 +9,8 @@ import { doctor } from "./doctor.js";
 import { lineage } from "./lineage.js";
 import { create } from "./new.js";
 import { ls } from "./ls.js";
+import { pending } from "./pending.js";
+import { reject } from "./reject.js";
 import { replay } from "./replay.js";
 import { report } from "./report.js";
 import { resume } from "./resume.js";
@@ -15,4 +18,4 @@ import { run } from "./run.js";
 import { show } from "./show.js";
 import { tree } from "./tree.js";
 
-export const commands: CliCommand[] = [run, resume, create, check, ls, tree, show, diff, lineage, cat, replay, report, doctor, clean];
+export const commands: CliCommand[] = [run, resume, create, check, ls, tree, show, diff, lineage, cat, pending, approve, reject, replay, report, doctor, clean];
