@@ -5,8 +5,9 @@
  *
  * - a pattern is matched against the whole relative path (`meta/index.ts`), "/"-separated;
  * - `*` is any run of characters inside one segment, `?` one character inside one segment;
- * - a segment that is exactly `**` is any number of segments, none included
- *   (`meta/**` is everything under meta/, `**\/*.json` every .json file at any depth);
+ * - a segment that is exactly `**` is any number of segments, none included, except at the
+ *   end, where it is at least one (`meta/**` is everything under meta/ but not a file named
+ *   meta; `**\/*.json` every .json file at any depth);
  * - everything else is literal, and dot-files are not special: `meta/**` covers
  *   `meta/.hidden`, so a protected folder cannot be edited through a dot-file.
  *
@@ -55,7 +56,9 @@ export function globMatcher(pattern: string): (path: string) => boolean {
       const segment = segments[pi];
       if (segment === undefined) return false;
       if (segment === null) {
-        for (let k = si; k <= path.length; k++) if (match(pi + 1, path, k)) return true;
+        // A trailing ** is what is inside the folder: at least one segment (meta/** is not "meta").
+        const least = pi === segments.length - 1 ? si + 1 : si;
+        for (let k = least; k <= path.length; k++) if (match(pi + 1, path, k)) return true;
         return false;
       }
       const name = path[si];
