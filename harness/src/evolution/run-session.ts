@@ -83,6 +83,8 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
       const rng = run.rng === null ? createRng(run.config.seed) : restoreRng(run.rng);
       const loop = { total: run.config.generations, workers: run.config.workers, selection: run.config.selection, beforeSelect: () => approvals.refresh() };
       end = await runLoop(ctx, writer, { records, rng }, loop, progress);
+      // Timeouts that fell due during the last child are written before the summary reads the archive.
+      await approvals.refresh();
     }
   } catch (error) {
     progress.stop();
