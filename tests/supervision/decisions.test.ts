@@ -115,7 +115,7 @@ describe("evolve approve and evolve reject", () => {
       [["reject", RUN, "g0004", "--reason", "x"], /g0004 is invalid \(policy: protected_path\)/],
       [["approve", RUN, "g0001"], /already approved by .* a decision is final/],
       [["reject", RUN, "g0001", "--reason", "changed my mind"], /already approved/],
-      [["reject", RUN, "g0005"], /needs --reason/],
+      [["reject", RUN, "g0005"], /needs --reason TEXT/],
       [["pending", "no-such-run"], /no run "no-such-run"/],
     ];
     for (const [args, message] of cases) {

@@ -1,16 +1,15 @@
 /** Every subcommand, in the order `evolve --help` lists them. */
 import type { CliCommand } from "../command.js";
-import { approve } from "./approve.js";
 import { cat } from "./cat.js";
 import { check } from "./check.js";
 import { clean } from "./clean.js";
 import { diff } from "./diff.js";
 import { doctor } from "./doctor.js";
 import { lineage } from "./lineage.js";
+import { approve, reject } from "./decisions.js";
 import { create } from "./new.js";
 import { ls } from "./ls.js";
 import { pending } from "./pending.js";
-import { reject } from "./reject.js";
 import { replay } from "./replay.js";
 import { report } from "./report.js";
 import { resume } from "./resume.js";
