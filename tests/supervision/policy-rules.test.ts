@@ -3,6 +3,7 @@
  * misspelt key is an error naming it), the approval rules and the approval states.
  */
 import { describe, expect, it } from "vitest";
+import { RunRecord } from "../../harness/src/archive/index.js";
 import { EvolveError } from "../../harness/src/errors/index.js";
 import {
   approvalCleared,
@@ -15,6 +16,7 @@ import {
   parseRunPolicy,
   type FileChange,
 } from "../../harness/src/supervision/index.js";
+import { runRecord } from "../support/records.js";
 
 describe("glob patterns", () => {
   it("match whole relative paths: * and ? stay inside a segment, ** spans any number of them", () => {
@@ -74,6 +76,17 @@ describe("the policy file", () => {
     expect(() => parseRunPolicy('{ "approval": { "timeoutMinutes": -1 } }', "p.json")).toThrow(/approval\.timeoutMinutes/);
     expect(() => parseRunPolicy('{ "protectedPaths": ["meta/[x]"] }', "p.json")).toThrow(/protectedPaths\.0/);
     expect(() => parseRunPolicy("{ nope", "p.json")).toThrow(/not JSON/);
+  });
+
+  it("is an optional, strict field of run.json: a run without one still reads", () => {
+    const plain = runRecord();
+    expect(plain.policy).toBeUndefined();
+    expect(RunRecord.safeParse(JSON.parse(JSON.stringify(plain))).success).toBe(true);
+    const policy = { protectedPaths: ["meta/**"], approval: { maxChangedLines: 50 } };
+    expect(RunRecord.parse({ ...plain, policy }).policy).toEqual(policy);
+    const misspelt = RunRecord.safeParse({ ...plain, policy: { approval: { maxLines: 50 } } });
+    expect(misspelt.success).toBe(false);
+    expect(JSON.stringify(misspelt.error?.issues)).toContain("maxLines");
   });
 
   it("tells whether it asks for any approval", () => {
