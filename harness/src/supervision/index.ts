@@ -1,7 +1,7 @@
 /**
  * Supervised autonomy: the run policy (protected paths, approval rules), glob matching, and
- * where a child stands with its approval. Pure and light (zod only): the policy gate, the
- * archive, selection and the views all read it.
+ * where a child stands with its approval. A light leaf (zod, and node:fs to read the policy
+ * file): the policy gate, the archive, selection and the views all read it, it reads none of them.
  */
 export { firstMatchOf, GlobPattern, globMatcher, matchesGlob } from "./glob.js";
 export { ApprovalRules, hasApprovalRules, parseRunPolicy, readRunPolicy, RunPolicy } from "./run-policy.js";
