@@ -16,16 +16,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   results: [],
   text: [],
   contract: [],
-  selection: ["errors", "text"],
-  archive: ["errors", "results", "selection", "text"],
-  validation: ["errors", "results", "sandbox", "text"],
+  supervision: ["errors"],
+  selection: ["errors", "text", "supervision"],
+  archive: ["errors", "results", "selection", "supervision", "text"],
+  validation: ["errors", "results", "sandbox", "supervision", "text"],
   llm: ["errors", "sandbox", "text"],
   evaluation: ["errors", "results", "sandbox", "text"],
   "task-api": ["errors", "evaluation", "sandbox", "text"],
-  report: ["errors", "results", "archive", "selection", "text"],
-  evolution: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "sandbox", "text"],
-  replay: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "sandbox", "text"],
-  cli: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "sandbox", "text"],
+  report: ["errors", "results", "archive", "selection", "supervision", "text"],
+  evolution: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "supervision", "sandbox", "text"],
+  replay: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "supervision", "sandbox", "text"],
+  cli: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "supervision", "sandbox", "text"],
 };
 
 /**
@@ -121,6 +122,8 @@ describe("dependency rules", () => {
     expect(folderOf("harness/src/archive/tree.ts")).toBe("archive");
     expect(ALLOWED["selection"]).not.toContain("archive");
     expect(ALLOWED["archive"]).not.toContain("evolution");
+    // The run policy is a leaf: the archive, selection and the gates read it, it reads none of them.
+    expect(ALLOWED["supervision"]).toEqual(["errors"]);
     expect(target("harness/src/archive/run-record.ts", "../selection/rng.js")).toBe("harness/src/selection/rng.ts");
   });
 

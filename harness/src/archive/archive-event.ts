@@ -43,6 +43,14 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     stage1: z.number().nullable(),
   }),
   z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid"]) }),
+  /** The run policy made this valid child wait for a person (after its `recorded`): why, and until when. */
+  z.object({ type: z.literal("approval_requested"), ...gen, reasons: z.array(z.string()), deadline: Timestamp.nullable() }),
+  /**
+   * A decision on a pending child, appended by whichever process made it (`evolve approve` or
+   * `reject`, or the run at a timeout), after decisions/<gen>.json, which is the record.
+   */
+  z.object({ type: z.literal("approved"), ...gen, by: z.string(), note: z.string().nullable() }),
+  z.object({ type: z.literal("rejected"), ...gen, by: z.string(), reason: z.string().nullable(), timedOut: z.boolean() }),
   z.object({
     type: z.literal("resumed"),
     ...base,

@@ -1,6 +1,7 @@
 /** generation.json: everything known about one attempted child (or the seed), valid or not. */
 import { z } from "zod";
 import { EvaluationResult, InvalidStatus } from "../results/index.js";
+import { GenerationApproval } from "./approval-record.js";
 import { GenerationId, Timestamp } from "./generation-id.js";
 
 export const GENERATION_SCHEMA_VERSION = 1;
@@ -75,5 +76,10 @@ export const GenerationRecord = z.object({
   snapshotHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   seed: z.number().int(),
   createdAt: Timestamp,
+  /**
+   * Present when the run's policy made this (valid) child wait for a person: it is not a
+   * parent, the best or a branch point until approved. Absent: no approval was needed.
+   */
+  approval: GenerationApproval.optional(),
 });
 export type GenerationRecord = z.infer<typeof GenerationRecord>;

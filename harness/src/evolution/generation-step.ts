@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
 import { type EvaluationResult, type Failure, failure as fail } from "../results/index.js";
 import { diffDirectories, generationPaths, type ArchiveWriter, type DirectoryDiff, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
+import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";
 import { buildImproveRequest } from "./improve-request.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
@@ -107,12 +108,15 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       timings,
       started,
     });
-    return await recordGeneration(writer, record, {
+    const approval = approvalRequestFor(ctx.policy, failure, diff?.changes ?? []);
+    const recorded = await recordGeneration(writer, approval === undefined ? record : { ...record, approval }, {
       snapshotDir: diff === null ? null : takeTo,
       patch: diff?.patch ?? "",
       transcript: modified.transcript,
       logs: { "self-modify.stderr": modified.outcome.stderr },
     });
+    await logApprovalRequest(writer, recorded);
+    return recorded;
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@
 import type { GenerationRecord } from "../archive/index.js";
 import { formatScore } from "../report/index.js";
 import { failureLabel } from "../results/index.js";
+import { approvalState } from "../supervision/index.js";
 
 /** Where progress goes; `isTTY` selects the live line. */
 export interface ProgressSink {
@@ -30,12 +31,19 @@ export class Progress {
   readonly #sink: ProgressSink;
   readonly #counters: Counters;
   readonly #started = Date.now();
+  readonly #supervised: boolean;
+  /** Valid children waiting for a person's decision (run policy). */
+  readonly #pending = new Set<string>();
   #doneHere = 0;
   #timer: NodeJS.Timeout | null = null;
 
-  /** `previous` are the children already recorded (a resumed run). */
-  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[]) {
+  /**
+   * `previous` are the children already recorded (a resumed run); `supervised`: the run's
+   * policy has approval rules, so the live line counts pending children.
+   */
+  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[], supervised = false) {
     this.#sink = sink;
+    this.#supervised = supervised;
     this.#counters = { total, done: 0, valid: 0, invalid: 0, running: 0, best: null, tokens: 0, costUsd: 0 };
     for (const record of previous) this.#count(record);
     this.#counters.done = previous.filter((r) => r.parent !== null).length;
@@ -73,6 +81,17 @@ export class Progress {
     this.#print(describeRecord(record, this.#counters));
   }
 
+  /** A pending child was approved or rejected (by a person, or by the timeout). */
+  decided(record: GenerationRecord): void {
+    const decision = record.approval?.decision;
+    if (decision === undefined || decision === null) return;
+    this.#pending.delete(record.id);
+    const c = this.#counters;
+    if (decision.verdict === "approved" && record.scores.visible !== null && (c.best === null || record.scores.visible > c.best)) c.best = record.scores.visible;
+    const note = decision.note === null ? "" : `: ${decision.note.slice(0, 160)}`;
+    this.#print(`${record.id} ${decision.verdict} by ${decision.by}${note}`);
+  }
+
   /** Stops the live line (leaves the terminal on a fresh line). */
   stop(): void {
     if (this.#timer !== null) clearInterval(this.#timer);
@@ -87,15 +106,19 @@ export class Progress {
     const left = c.total - c.done;
     const eta = this.#doneHere === 0 || left <= 0 ? "?" : formatDuration((elapsed / this.#doneHere) * left);
     const cost = c.costUsd === null ? "cost ?" : `$${c.costUsd.toFixed(4)}`;
-    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid} | ${c.tokens} tokens ${cost} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
+    const pending = this.#supervised ? ` pending ${this.#pending.size}` : "";
+    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid}${pending} | ${c.tokens} tokens ${cost} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
   }
 
   #count(record: GenerationRecord): void {
     const c = this.#counters;
     if (record.status.kind === "valid") {
       if (record.parent !== null) c.valid++;
+      const state = approvalState(record);
+      if (state === "pending") this.#pending.add(record.id);
+      // The best counts only what may be used, as bestGeneration does.
       const score = record.scores.visible;
-      if (score !== null && (c.best === null || score > c.best)) c.best = score;
+      if (score !== null && (state === "not_required" || state === "approved") && (c.best === null || score > c.best)) c.best = score;
     } else if (record.parent !== null) c.invalid++;
     c.tokens += record.tokens.prompt + record.tokens.completion;
     c.costUsd = c.costUsd === null || record.costUsd === null ? null : c.costUsd + record.costUsd;
@@ -123,7 +146,8 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
     return `${head} invalid at ${failureLabel(record.status)} - ${record.status.message.slice(0, 160)} (${seconds})`;
   }
   const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
-  return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)} (${seconds})${summary}`;
+  const waits = record.approval === undefined ? "" : `, waits for approval (${record.approval.reasons.join("; ").slice(0, 160)})`;
+  return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)}${waits} (${seconds})${summary}`;
 }
 
 /** 75_000 → "1m15s". */

@@ -1,7 +1,7 @@
 /**
  * The one place a RunContext is built from run.json, for `evolve run`, `resume` and
- * `replay` alike: every budget and limit comes from the record's strict `limits`, so the
- * three can never read a run differently.
+ * `replay` alike: every budget and limit comes from the record's strict `limits`, and the
+ * run policy from its `policy`, so the three can never read a run differently.
  */
 import { join } from "node:path";
 import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
@@ -65,5 +65,7 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
     runSeed: run.config.seed,
     signal: parts.signal,
     checkDeaths: parts.checkDeaths ?? new Map(),
+    // An archive written before run policies existed has none: every valid child is a parent.
+    policy: run.policy ?? null,
   };
 }

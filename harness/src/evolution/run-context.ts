@@ -4,6 +4,7 @@ import { EvolveError } from "../errors/index.js";
 import type { ArchiveWriter } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
 import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../llm/index.js";
+import type { RunPolicy } from "../supervision/index.js";
 import type { Validator } from "../validation/index.js";
 import type { BuildCache } from "./build-cache.js";
 
@@ -45,6 +46,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** Snapshot hash → harness deaths while its checks ran (from the event log, at resume). */
   checkDeaths: ReadonlyMap<string, number>;
+  /** The run policy from run.json (protected paths, approval rules); null: none. */
+  policy: RunPolicy | null;
 }
 
 /** Thrown inside a step when the run was interrupted; the child is then not recorded. */

@@ -23,6 +23,11 @@ export interface LoopOptions {
   total: number;
   workers: number;
   selection: SelectionStrategyName;
+  /**
+   * Brings `records` up to date with decisions made elsewhere (approvals, rejections,
+   * timeouts), awaited before every selection so a child approved a moment ago can be chosen.
+   */
+  beforeSelect?: () => Promise<void>;
 }
 
 /** Why the loop stopped. */
@@ -49,6 +54,8 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
       await waitForOne();
       continue;
     }
+    await options.beforeSelect?.();
+    if (ctx.signal.aborted) break;
     const candidates = candidatesFromGenerations(state.records, [...inFlight.values()].map((f) => f.parent));
     const parentId = selectParent(strategy, candidates, state.rng);
     if (parentId === null) {

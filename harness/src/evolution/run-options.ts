@@ -65,6 +65,8 @@ export const RunOptions = z.object({
   checkMemoryMb: CheckLimits.shape.memoryMb.default(DEFAULT_CHECK_LIMITS.memoryMb),
   /** Wall clock of one candidate's policy, compile and signature checks. */
   checkTimeoutMs: CheckLimits.shape.timeoutMs.default(DEFAULT_CHECK_LIMITS.timeoutMs),
+  /** A run policy file (JSON: protected paths, approval rules); null: none, every valid child is a parent. */
+  policy: z.string().min(1).nullable().default(null),
   /** Run id (folder name); generated when absent. */
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).optional(),
 });

@@ -11,6 +11,8 @@ import type { Task } from "../evaluation/index.js";
 import type { LlmPort, LlmSetup } from "../llm/index.js";
 import { createRng, restoreRng } from "../selection/index.js";
 import type { Validator } from "../validation/index.js";
+import { hasApprovalRules } from "../supervision/index.js";
+import { ApprovalWatch } from "./approval-watch.js";
 import { Progress, type ProgressSink } from "./progress.js";
 import { writeRunReport } from "./report-hook.js";
 import { StepInterrupted, type RunContext } from "./run-context.js";
@@ -57,10 +59,15 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     ...(inputs.checkDeaths === undefined ? {} : { checkDeaths: inputs.checkDeaths }),
   });
   const sweeper = sweepWhenAborted(ctx);
-  const progress = new Progress(inputs.sink, run.config.generations, records);
+  const progress = new Progress(inputs.sink, run.config.generations, records, hasApprovalRules(run.policy));
   for (const problem of contents.problems) progress.note(`warning: skipped unreadable record ${problem.path}: ${problem.reason}`);
+  // Pending children recorded before a resume stay pending (they are records, not redone);
+  // the first look writes the timeouts that fell due while no process ran.
+  const approvals = new ApprovalWatch(writer, records, progress, ctx.policy);
   let end: LoopEnd = "interrupted";
   try {
+    await approvals.refresh();
+    approvals.start();
     await writer.updateRun((r) => ({ ...r, status: "running" }));
     if (!records.some((r) => r.parent === null)) {
       try {
@@ -74,13 +81,17 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     }
     if (!inputs.signal.aborted) {
       const rng = run.rng === null ? createRng(run.config.seed) : restoreRng(run.rng);
-      end = await runLoop(ctx, writer, { records, rng }, { total: run.config.generations, workers: run.config.workers, selection: run.config.selection }, progress);
+      const loop = { total: run.config.generations, workers: run.config.workers, selection: run.config.selection, beforeSelect: () => approvals.refresh() };
+      end = await runLoop(ctx, writer, { records, rng }, loop, progress);
+      // Timeouts that fell due during the last child are written before the summary reads the archive.
+      await approvals.refresh();
     }
   } catch (error) {
     progress.stop();
     await markStopped(writer, `harness error: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   } finally {
+    await approvals.stop();
     progress.stop();
     await sweeper.stop();
     // Idle warm-pool sandboxes (EVOLVE_WARM_POOL) go with the run; a no-op without a pool.

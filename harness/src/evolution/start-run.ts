@@ -19,6 +19,7 @@ import {
   type RunRecord,
 } from "../archive/index.js";
 import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
+import { approvalCleared, readRunPolicy, type RunPolicy } from "../supervision/index.js";
 import { readRun } from "../archive/index.js";
 import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS } from "../validation/index.js";
 import { preflightRun } from "./preflight.js";
@@ -59,6 +60,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
       hint: "use --budget-tokens for this model",
     });
   }
+  // Read before anything starts: a policy with a misspelt key must not become a run without it.
+  const policy = options.policy === null ? null : await readRunPolicy(resolve(options.policy));
   const origin = options.from === null ? null : await resolveOrigin(options.from, root);
   const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
   const agentDir = origin?.snapshotDir ?? resolve(options.agent);
@@ -98,6 +101,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     },
     harnessVersion: await harnessVersion(),
     ...(origin === null ? {} : { from: origin.from }),
+    ...(policy === null ? {} : { policy }),
     status: "running",
     rng: null,
   };
@@ -106,7 +110,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   io.sink.write(
     `run ${record.id}: task ${task.manifest.name}, ${options.generations} generations, ${options.workers} workers, ` +
       `selection ${options.selection}, ${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
-      `archive ${writer.runDir}\n`,
+      `archive ${writer.runDir}\n` +
+      (policy === null ? "" : `policy: ${describePolicy(policy)}\n`),
   );
   return executeRun({
     writer,
@@ -129,6 +134,12 @@ async function resolveOrigin(from: string, root: string): Promise<{ from: RunOri
   const runRecord = await readRunRecord(runDir);
   if (!runRecord.ok) throw new EvolveError("archive_corrupt", `${runRecord.problem.path}: ${runRecord.problem.reason}`);
   const record = await readGeneration(runDir, generation);
+  if (!approvalCleared(record)) {
+    const verdict = record.approval?.decision?.verdict === "rejected" ? "was rejected" : "is waiting for approval";
+    throw new EvolveError("invalid_options", `${from} ${verdict}; only generations the run's policy lets through can be branched from`, {
+      hint: verdict === "was rejected" ? "branch from another generation (evolve tree shows them)" : `evolve approve ${from.slice(0, cut)} ${generation} first`,
+    });
+  }
   if (record.snapshotHash === null) {
     throw new EvolveError("unknown_generation", `${from} has no snapshot to branch from (${record.status.kind === "invalid" ? `${record.status.stage}: ${record.status.code}` : "none recorded"})`);
   }
@@ -138,4 +149,17 @@ async function resolveOrigin(from: string, root: string): Promise<{ from: RunOri
     snapshotDir: generationPaths(runDir, generation).snapshot,
     taskDir: recordedTaskDir(runRecord.value.config.task),
   };
+}
+
+/** The policy in one line for the run's opening lines. */
+function describePolicy(policy: RunPolicy): string {
+  const parts: string[] = [];
+  if ((policy.protectedPaths?.length ?? 0) > 0) parts.push(`protected ${policy.protectedPaths?.join(", ")}`);
+  const rules = policy.approval;
+  const asks: string[] = [];
+  if ((rules?.paths?.length ?? 0) > 0) asks.push(`changes to ${rules?.paths?.join(", ")}`);
+  if (rules?.maxChangedLines !== undefined) asks.push(`more than ${rules.maxChangedLines} changed lines`);
+  if (rules?.addOrDeleteFiles === true) asks.push("added or deleted files");
+  if (asks.length > 0) parts.push(`approval for ${asks.join(", ")}${rules?.timeoutMinutes === undefined ? "" : ` (timeout ${rules.timeoutMinutes} min)`}`);
+  return parts.length === 0 ? "none in effect" : parts.join("; ");
 }

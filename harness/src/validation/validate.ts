@@ -39,6 +39,8 @@ export interface ValidateOptions {
   runtime?: Runtime;
   importTimeoutMs?: number;
   caps?: Partial<PolicyCaps>;
+  /** The run policy's protected paths (globs); none when absent. Only a rewrite can break them. */
+  protectedPaths?: readonly string[];
 }
 
 /** A rewrite is validated against its parent: an unchanged tree is an empty diff. */
@@ -76,7 +78,7 @@ export function createValidator(options: { limits?: Partial<CheckLimits> } = {})
 
   const validateStatic = (options: ValidateOptions & { parentDir: string | null }): Promise<StaticOutcome> => {
     const caps = PolicyCaps.parse({ ...DEFAULT_POLICY_CAPS, ...options.caps });
-    return checker.check({ childDir: options.childDir, parentDir: options.parentDir, buildDir: options.buildDir, caps });
+    return checker.check({ childDir: options.childDir, parentDir: options.parentDir, buildDir: options.buildDir, caps, protectedPaths: options.protectedPaths ?? [] });
   };
 
   const validate = async (options: ValidateOptions, parentDir: string | null): Promise<ValidationOutcome> => {

@@ -42,6 +42,8 @@ export const run: CliCommand = {
   --check-memory MB     heap cap of the worker that checks each candidate (policy, compile, signature; default ${DEFAULT_CHECK_LIMITS.memoryMb})
   --check-timeout S     seconds for one candidate's checks (default ${DEFAULT_CHECK_LIMITS.timeoutMs / 1000}); past either limit the child is
                         invalid (compile_memory, compile_timeout) and the run goes on
+  --policy FILE         run policy (JSON): protected paths no child may change, and approval rules for changes
+                        that wait for a person (evolve pending / approve / reject); see README "Supervised runs"
   Ctrl-C stops cleanly (exit 130); \`evolve resume <run>\` continues.`,
   options: {
     task: { type: "string" },
@@ -60,6 +62,7 @@ export const run: CliCommand = {
     "improve-timeout": { type: "string" },
     "check-memory": { type: "string" },
     "check-timeout": { type: "string" },
+    policy: { type: "string" },
   },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values }) {
@@ -83,6 +86,7 @@ export const run: CliCommand = {
       improveTimeoutMs: improveTimeout === undefined ? undefined : Math.round(improveTimeout * 1000),
       checkMemoryMb: numberOption(values, "check-memory"),
       checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
+      policy: stringOption(values, "policy"),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
     // The engine loads only when a command needs it: `--help` and bad options stay instant.

@@ -1,7 +1,7 @@
 /** `evolve show <run> <gen>`: one generation record in words. */
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenOf, lineageOf, readGeneration } from "../../archive/index.js";
-import { describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
+import { describeApproval, describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
@@ -59,6 +59,11 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
     lines.push(`  ${where}${oneLine(g.status.message, 400)}`);
   } else {
     lines.push("validation passed (policy, compile, signature, import)");
+  }
+  const approval = describeApproval(g);
+  if (approval !== null && g.approval !== undefined) {
+    lines.push(`approval  ${oneLine(approval, 400)}`);
+    lines.push(`  asked because ${g.approval.reasons.join("; ")}`);
   }
   if (g.evaluation !== null) {
     lines.push("");
