@@ -22,6 +22,10 @@ afterEach(async () => {
 
 const user = (content: string) => ({ messages: [{ role: "system", content: "You edit code." }, { role: "user", content }], maxTokens: 300 });
 
+function answer(content: string, promptTokens: number, completionTokens: number) {
+  return { ok: true, response: { content, toolCalls: [], finishReason: "stop", promptTokens, completionTokens } };
+}
+
 function brokerOver(port: LlmPort): LlmBroker {
   return new LlmBroker({ port, model: port.model, price: null, generationLimits: UNLIMITED, runLedger: new BudgetLedger("run", UNLIMITED) });
 }
@@ -36,8 +40,8 @@ async function record(): Promise<TranscriptEntry[]> {
   if (!setup.available) throw new Error("setup should be available");
   const broker = brokerOver(createOpenAiPort(setup));
   await broker.onLlm(user("one"));
-  await expect(broker.onLlm(user("two"))).rejects.toThrow(/context too long/);
-  await expect(broker.onLlm({ messages: "garbage" })).rejects.toThrow(/malformed/);
+  expect(await broker.onLlm(user("two"))).toMatchObject({ ok: false, code: "endpoint_failed", error: expect.stringMatching(/context too long/) });
+  expect(await broker.onLlm({ messages: "garbage" })).toMatchObject({ ok: false, code: "invalid_request", error: expect.stringMatching(/malformed/) });
   await broker.onLlm(user("three"));
   // Through the file format, as `evolve replay` reads it.
   const { entries, problems } = parseTranscript(serializeTranscript(broker.transcript()));
@@ -51,9 +55,9 @@ describe("replay port", () => {
     const sentBefore = server?.requests.length;
     const replay = createReplayPort(entries);
     const broker = brokerOver(replay);
-    expect(await broker.onLlm(user("one"))).toEqual({ content: "first answer to 2 messages", promptTokens: 30, completionTokens: 6 });
-    await expect(broker.onLlm(user("two"))).rejects.toThrow(/context too long/);
-    expect(await broker.onLlm(user("three"))).toEqual({ content: "third answer", promptTokens: 40, completionTokens: 2 });
+    expect(await broker.onLlm(user("one"))).toEqual(answer("first answer to 2 messages", 30, 6));
+    expect(await broker.onLlm(user("two"))).toMatchObject({ ok: false, code: "endpoint_failed", error: expect.stringMatching(/context too long/) });
+    expect(await broker.onLlm(user("three"))).toEqual(answer("third answer", 40, 2));
     expect(replay.divergence).toBeNull();
     expect(replay.remaining()).toBe(0);
     expect(server?.requests.length).toBe(sentBefore);
@@ -64,11 +68,12 @@ describe("replay port", () => {
     const replay = createReplayPort(await record());
     const broker = brokerOver(replay);
     await broker.onLlm(user("one"));
-    const err = await broker.onLlm(user("TWO, differently")).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect((err as Error).message).toMatch(/replay divergence at LLM call #2: message 2 \(user\) content differs at character 0/);
-    expect((err as Error).message).toContain('recorded "two"');
-    await expect(broker.onLlm(user("three"))).rejects.toThrow(/replay divergence at LLM call #2/);
+    const err = await broker.onLlm(user("TWO, differently"));
+    if (err.ok) throw new Error("expected a refusal");
+    expect(err.code).toBe("replay_divergence");
+    expect(err.error).toMatch(/replay divergence at LLM call #2: message 2 \(user\) content differs at character 0/);
+    expect(err.error).toContain('recorded "two"');
+    expect(await broker.onLlm(user("three"))).toMatchObject({ ok: false, code: "replay_divergence", error: expect.stringMatching(/replay divergence at LLM call #2/) });
     expect(broker.transcript().at(-1)).toMatchObject({ outcome: "failed", failureKind: "divergence" });
   });
 
@@ -76,8 +81,8 @@ describe("replay port", () => {
     const replay = createReplayPort(await record());
     const broker = brokerOver(replay);
     await broker.onLlm(user("one"));
-    await broker.onLlm(user("two")).catch(() => undefined);
+    await broker.onLlm(user("two"));
     await broker.onLlm(user("three"));
-    await expect(broker.onLlm(user("four"))).rejects.toThrow(/replay divergence at LLM call #4: the transcript records only 3 call/);
+    expect(await broker.onLlm(user("four"))).toMatchObject({ ok: false, error: expect.stringMatching(/replay divergence at LLM call #4: the transcript records only 3 call/) });
   });
 });

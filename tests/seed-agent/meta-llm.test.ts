@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImproveReport } from "@evolve/contract";
 import { BudgetLedger, createOpenAiPort, LlmBroker, resolveLlmSetup, UNLIMITED } from "../../harness/src/llm/index.js";
-import { runImprove, type WireLlmRequest, type WireLlmResponse } from "../../sandbox/src/index.js";
+import { runImprove, type WireJson, type WireLlmAnswer } from "../../sandbox/src/index.js";
 import { scriptedLlmClient } from "../support/scripted-llm-client.js";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
@@ -34,7 +34,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function improveWithLlm(onLlm: (request: WireLlmRequest) => Promise<WireLlmResponse>) {
+async function improveWithLlm(onLlm: (request: WireJson) => Promise<WireLlmAnswer>) {
   const takeTo = await mkdtemp(join(work, "take-"));
   const result = await runImprove({
     engine: env.engine,
@@ -120,7 +120,7 @@ describe("seed meta agent, LLM strategy", () => {
       block("task/nowhere.ts", "const a = 1;", "const a = 2;"),
       block("task/circle-packing.ts", "this text is not in the file", "x"),
     ]);
-    const { report, tree, takeTo } = await improveWithLlm((request) => llm.onLlm(request));
+    const { report, tree, takeTo } = await improveWithLlm(llm.onLlm);
 
     expect(llm.requests).toHaveLength(3);
     expect(llm.requests[1]?.messages.at(-1)?.content).toContain("no SEARCH/REPLACE block");
