@@ -86,3 +86,52 @@ describe("replay port", () => {
     expect(await broker.onLlm(user("four"))).toMatchObject({ ok: false, error: expect.stringMatching(/replay divergence at LLM call #4: the transcript records only 3 call/) });
   });
 });
+
+describe("replay port, tool calling", () => {
+  const tools = [{ name: "read_file", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+  const ask = { role: "user", content: "Improve task/snake.ts." } as const;
+  const call = { id: "call_1", name: "read_file", arguments: '{"path":"task/snake.ts"}' };
+  const followUp = (result: string) => ({
+    messages: [ask, { role: "assistant", content: "", toolCalls: [call] }, { role: "tool", toolCallId: "call_1", content: result }],
+    tools,
+  });
+
+  async function recordToolCalls(): Promise<TranscriptEntry[]> {
+    server = await startScriptedOpenAIServer([
+      { content: null, toolCalls: [call], promptTokens: 50, completionTokens: 9 },
+      { content: "Done.", promptTokens: 80, completionTokens: 2 },
+      (req) => (req.body?.tools === undefined ? { content: "x" } : { kind: "error", status: 400, message: "tools are not supported" }),
+    ]);
+    const setup = resolveLlmSetup({ OPENAI_BASE_URL: server.baseURL }, { model: "scripted-model", retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 } });
+    if (!setup.available) throw new Error("setup should be available");
+    const broker = brokerOver(createOpenAiPort(setup));
+    await broker.onLlm({ messages: [ask], tools });
+    await broker.onLlm(followUp("export const params = { depth: 3 };"));
+    expect(await broker.onLlm({ messages: [ask], tools })).toMatchObject({ ok: false, code: "tools_unsupported" });
+    return parseTranscript(serializeTranscript(broker.transcript())).entries;
+  }
+
+  it("serves the recorded tool calls, and the recorded tools_unsupported refusal with its code", async () => {
+    const replay = createReplayPort(await recordToolCalls());
+    const broker = brokerOver(replay);
+    expect(await broker.onLlm({ messages: [ask], tools })).toEqual({
+      ok: true,
+      response: { content: "", toolCalls: [call], finishReason: "tool_calls", promptTokens: 50, completionTokens: 9 },
+    });
+    expect(await broker.onLlm(followUp("export const params = { depth: 3 };"))).toMatchObject({ ok: true, response: { content: "Done." } });
+    expect(await broker.onLlm({ messages: [ask], tools })).toMatchObject({ ok: false, code: "tools_unsupported" });
+    expect(replay.divergence).toBeNull();
+  });
+
+  it("names a tool result or a tool definition that differs from the record", async () => {
+    const entries = await recordToolCalls();
+    const first = brokerOver(createReplayPort(entries));
+    await first.onLlm({ messages: [ask], tools });
+    const changedResult = await first.onLlm(followUp("export const params = { depth: 4 };"));
+    expect(changedResult).toMatchObject({ ok: false, code: "replay_divergence", error: expect.stringMatching(/call #2: message 3 \(tool\) content differs at character 31/) });
+
+    const second = brokerOver(createReplayPort(entries));
+    const otherTools = await second.onLlm({ messages: [ask], tools: [{ ...tools[0]!, description: "Read one file." }] });
+    expect(otherTools).toMatchObject({ ok: false, error: expect.stringMatching(/call #1: request tools differ at character \d+: recorded .*Read a file/) });
+  });
+});
