@@ -1,0 +1,21 @@
+/**
+ * Syntax checks of edited files: a file left unparsable would fail the compile gate for the
+ * whole generation, so both LLM strategies check what they touch (no type information needed,
+ * so it is cheap) and undo what does not parse.
+ */
+import { ts } from "ts-morph";
+
+/** Syntax errors of a TypeScript text, as "path:line: message". */
+export function syntaxErrors(path: string, text: string): string[] {
+  const out = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  return (out.diagnostics ?? []).map((d) => {
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    return `${path}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+  });
+}
+
+/** Whitespace runs as one space, cut to `max` characters. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
