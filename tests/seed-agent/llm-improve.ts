@@ -9,7 +9,7 @@ import { expect } from "vitest";
 import type { ImproveReport, ImproveRequest } from "@evolve/contract";
 import { BudgetLedger, createOpenAiPort, LlmBroker, resolveLlmSetup, UNLIMITED } from "../../harness/src/llm/index.js";
 import type { Validator } from "../../harness/src/validation/index.js";
-import { runImprove, type WireJson, type WireLlmAnswer } from "../../sandbox/src/index.js";
+import { runImprove, type ToolMessage, type WireJson, type WireLlmAnswer } from "../../sandbox/src/index.js";
 import type { ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 import type { TestEngine } from "../support/test-engine.js";
 import { compileTree, readTree, SEED_DIR } from "./agent-tree.js";
@@ -56,6 +56,8 @@ export interface ImproveRun {
   work: string;
   agent: AgentBuild;
   onLlm: (request: WireJson) => Promise<WireLlmAnswer>;
+  /** The broker's record of the workspace file tools. */
+  onTool?: (event: ToolMessage) => void;
   task?: string;
   /** Changes to the request the harness would send (budgets, feedback). */
   request?: (request: ImproveRequest) => ImproveRequest;
@@ -77,6 +79,7 @@ export async function improveWithLlm(run: ImproveRun) {
     timeoutMs: 120_000,
     init: { task, seed: 5, llmAvailable: true, deadline: request.budget.deadline, request: request as unknown as WireJson },
     onLlm: run.onLlm,
+    ...(run.onTool === undefined ? {} : { onTool: run.onTool }),
   });
   expect(result.error, result.outcome.stderr).toBeNull();
   return { report: result.report as ImproveReport, tree: await readTree(takeTo), takeTo, stderr: result.outcome.stderr };
