@@ -11,12 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRun, readTranscript, type GenerationRecord } from "../../harness/src/archive/index.js";
 import { startRun } from "../../harness/src/evolution/index.js";
 import { replayLineage } from "../../harness/src/replay/index.js";
-import { memorySink } from "../evolution/run-helpers.js";
+import { memorySink, readAllText } from "../evolution/run-helpers.js";
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedReply } from "../support/scripted-openai-server.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 
 const RUN = "replay-tools";
 const SOLVER = "task/email-validation.ts";
+const SECRET = `sk-test-${Math.random().toString(36).slice(2)}-do-not-leak`;
 let env: TestEngine;
 let out: string;
 let runDir: string;
@@ -51,9 +52,10 @@ beforeAll(async () => {
   try {
     await startRun(
       { generations: 2, workers: 1, seed: 11, out, runId: RUN, model: "scripted-model" },
-      { sink: memorySink(), signal: new AbortController().signal, env: { OPENAI_BASE_URL: server.baseURL }, engine: env.engine, session: env.session },
+      { sink: memorySink(), signal: new AbortController().signal, env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: SECRET }, engine: env.engine, session: env.session },
     );
     expect(server.chatRequests().length).toBeGreaterThanOrEqual(4);
+    expect(server.chatRequests()[0]?.headers["authorization"]).toBe(`Bearer ${SECRET}`);
   } finally {
     await server.close();
   }
@@ -78,6 +80,9 @@ describe("evolve replay of a tool-calling lineage", { timeout: 300_000 }, () => 
     expect(llm[0]).toMatchObject({ outcome: "ok", response: { toolCalls: [{ name: "read_file" }, { name: "replace_in_file" }], finishReason: "tool_calls" } });
     const results = (llm[1]?.["request"] as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === "tool");
     expect(results.map((m) => m.content.split("\n")[0])).toEqual([`${SOLVER}, lines 1-30 of ${results[0]?.content.match(/of (\d+):/)?.[1]}:`, `replaced ${SOLVER}`]);
+
+    // Tool calls and results travel the same broker: the key is in none of the run's files.
+    expect((await readAllText(runDir)).filter((f) => f.text.includes(SECRET)).map((f) => f.path)).toEqual([]);
 
     const tip = [...children].sort((a, b) => b.depth - a.depth)[0]!;
     const report = await replayLineage({ runDir, generation: tip.id, engine: env.engine, session: env.session });
