@@ -4,7 +4,7 @@
  * the budget counts it; malformed tool requests refused with a reason before anything is sent.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { BudgetLedger, LlmBroker, UNLIMITED, createOpenAiPort, parseTranscript, resolveLlmSetup, serializeTranscript, type BudgetLimits } from "../../harness/src/llm/index.js";
+import { BudgetLedger, LlmBroker, MAX_RECORDED_REFUSALS, UNLIMITED, createOpenAiPort, parseTranscript, resolveLlmSetup, serializeTranscript, type BudgetLimits } from "../../harness/src/llm/index.js";
 import type { WireLlmAnswer, WireLlmRequest } from "../../sandbox/src/index.js";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 
@@ -184,5 +184,16 @@ describe("tool calling through the broker", () => {
     expect(server.chatRequests()).toHaveLength(6);
     // Once the flood has drained, calls go through again.
     expect((await broker.onLlm({ messages: [ASK] })).ok).toBe(true);
+    const busyEntries = broker.transcript().filter((e) => e.kind === "llm" && e.code === "busy");
+    expect(busyEntries).toHaveLength(94);
+    expect(busyEntries.every((e) => e.kind === "llm" && e.request === null)).toBe(true);
+  });
+
+  it("records at most 1,000 refusals a generation, so a flood of bad calls cannot flood the archive", async () => {
+    const { broker } = await brokerFor([]);
+    for (let i = 0; i < 1_500; i++) expect(await broker.onLlm({ messages: [{ role: "tool", content: `${i}` }] })).toMatchObject({ ok: false, code: "invalid_request" });
+    const entries = broker.transcript();
+    expect(entries).toHaveLength(MAX_RECORDED_REFUSALS);
+    expect(entries.at(-1)).toMatchObject({ outcome: "invalid", error: expect.stringMatching(/later refusals of this generation are not recorded\)$/) });
   });
 });

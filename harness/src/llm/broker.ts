@@ -16,6 +16,8 @@ import { ToolTranscriptEntry, type LlmTranscriptEntry, type TranscriptEntry } fr
 
 /** The fewest completion tokens worth sending a call for; budgets shrink maxTokens down to this. */
 export const MIN_COMPLETION_TOKENS = 256;
+/** Refused calls recorded in one generation's transcript at most (answered and failed calls are all recorded). */
+export const MAX_RECORDED_REFUSALS = 1_000;
 
 export interface LlmBrokerOptions {
   /** Null in an offline run: every call is refused. */
@@ -69,6 +71,7 @@ export class LlmBroker {
   readonly #maxConcurrent: number;
   readonly #maxWaiting: number;
   #inFlight = 0;
+  #refusals = 0;
   readonly #waiting: (() => void)[] = [];
 
   constructor(options: LlmBrokerOptions) {
@@ -254,17 +257,24 @@ export class LlmBroker {
     message: string,
   ): WireLlmAnswer {
     const error = this.#clean(message);
-    this.#record({
-      at,
-      outcome,
-      request: request === null ? null : sentRequest(request, request.maxTokens),
-      response: null,
-      error,
-      code,
-      failureKind: null,
-      latencyMs: 0,
-      attempts: 0,
-    });
+    // A flood of refused calls must not become a flood of transcript lines: past the cap, one
+    // last entry says so and later refusals are answered without being recorded.
+    this.#refusals++;
+    if (this.#refusals <= MAX_RECORDED_REFUSALS) {
+      const last = this.#refusals === MAX_RECORDED_REFUSALS;
+      this.#record({
+        at,
+        outcome,
+        // A busy refusal is a flood's symptom: its request is not worth keeping.
+        request: request === null || code === "busy" ? null : sentRequest(request, request.maxTokens),
+        response: null,
+        error: last ? `${error} (the ${MAX_RECORDED_REFUSALS}th refusal: later refusals of this generation are not recorded)` : error,
+        code,
+        failureKind: null,
+        latencyMs: 0,
+        attempts: 0,
+      });
+    }
     return { ok: false, code, error };
   }
 

@@ -11,7 +11,7 @@
  */
 export { parseAgentRequest, RequestCaps, DEFAULT_REQUEST_CAPS } from "./agent-request.js";
 export type { ParsedAgentRequest, AgentRequestParse } from "./agent-request.js";
-export { LlmBroker, MIN_COMPLETION_TOKENS } from "./broker.js";
+export { LlmBroker, MAX_RECORDED_REFUSALS, MIN_COMPLETION_TOKENS } from "./broker.js";
 export type { LlmBrokerOptions, BrokerUsage } from "./broker.js";
 export { createLlmPort, createGenerationBroker } from "./connect-llm.js";
 export { BudgetLedger, BudgetLimits, UNLIMITED, MIN_USEFUL_TOKENS } from "./budget-ledger.js";
