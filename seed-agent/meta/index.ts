@@ -24,10 +24,10 @@ async function llmOutcome(request: ImproveRequest, ctx: ImproveContext): Promise
 }
 
 export const improve: ImproveFn = async (request, ctx) => {
-  const { offlineImprove } = await import("./offline.js");
-  if (!ctx.llm.available) return offlineImprove(request, ctx);
+  if (!ctx.llm.available) return (await import("./offline.js")).offlineImprove(request, ctx);
   const outcome = await llmOutcome(request, ctx);
   if (outcome.ok) return outcome.report;
+  const { offlineImprove } = await import("./offline.js");
   ctx.log(`meta: no applicable LLM edit (${outcome.note}); using the offline strategy`);
   return offlineImprove(request, ctx, ` (llm gave no applicable edit: ${outcome.note})`);
 };

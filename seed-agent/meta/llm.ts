@@ -42,7 +42,8 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
     const { blocks, malformed } = parseBlocks(reply);
     const results: EditResult[] = applyBlocks(current, blocks);
     const touched = new Set(results.filter((r) => r.ok).map((r) => r.block.path));
-    const syntax = [...touched].filter((p) => p.endsWith(".ts")).flatMap((p) => syntaxErrors(p, current.get(p) ?? ""));
+    const syntax: string[] = [];
+    for (const p of [...touched].filter((p) => p.endsWith(".ts"))) syntax.push(...(await syntaxErrors(p, current.get(p) ?? "")));
     pending = [
       ...results.flatMap((r) => (r.ok ? [] : [`block ${r.block.index} (${r.block.path}) ${oneLine(r.reason, 80)}`])),
       ...malformed,
@@ -56,7 +57,7 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
   // A file left unparsable would fail the compile gate for the whole generation: undo it.
   const reverted: string[] = [];
   for (const [path, text] of current) {
-    if (!path.endsWith(".ts") || text === originals.get(path) || syntaxErrors(path, text).length === 0) continue;
+    if (!path.endsWith(".ts") || text === originals.get(path) || (await syntaxErrors(path, text)).length === 0) continue;
     const original = originals.get(path);
     if (original === undefined) current.delete(path);
     else current.set(path, original);

@@ -9,7 +9,7 @@ import type { ImproveContext, ImproveReport, ImproveRequest, LlmMessage, LlmResp
 import { Drafts } from "./drafts.js";
 import { filePriority } from "./prompts.js";
 import { search } from "./search-params.js";
-import { oneLine, syntaxErrors } from "./syntax.js";
+import { oneLine, preloadParser, syntaxErrors } from "./syntax.js";
 import { noToolPrompt, toolSystemPrompt, toolUserPrompt } from "./tool-prompts.js";
 import { ToolBox, toolDefinitions } from "./tools.js";
 
@@ -50,7 +50,10 @@ export async function toolImprove(request: ImproveRequest, ctx: ImproveContext):
     turns++;
     let response: LlmResponse;
     try {
-      response = await ctx.llm.complete({ messages, tools, temperature: search.temperature, maxTokens: search.maxTokens });
+      const pending = ctx.llm.complete({ messages, tools, temperature: search.temperature, maxTokens: search.maxTokens });
+      // The request is on its way: load the parser while the model thinks, not before asking it.
+      preloadParser();
+      response = await pending;
     } catch (error) {
       const code = errorCode(error);
       const message = error instanceof Error ? error.message : String(error);
@@ -83,7 +86,7 @@ async function wrapUp(drafts: Drafts, summary: string | null, stop: string, turn
   const reverted: string[] = [];
   for (const path of drafts.changed()) {
     const text = await drafts.read(path);
-    if (!path.endsWith(".ts") || text === null || syntaxErrors(path, text).length === 0) continue;
+    if (!path.endsWith(".ts") || text === null || (await syntaxErrors(path, text)).length === 0) continue;
     await drafts.revert(path);
     reverted.push(path);
   }

@@ -137,7 +137,7 @@ export class ToolBox {
 
   async #saved(path: string, text: string, verb: string): Promise<ToolResult> {
     await this.#drafts.write(path, text);
-    const syntax = path.endsWith(".ts") ? syntaxErrors(path, text) : [];
+    const syntax = path.endsWith(".ts") ? await syntaxErrors(path, text) : [];
     if (syntax.length === 0) return { text: `${verb} ${path}` };
     return { text: `${verb} ${path}, but it no longer parses; fix it (an unparsable file is reverted at the end):\n${syntax.slice(0, 5).join("\n")}` };
   }
