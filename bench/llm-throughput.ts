@@ -9,11 +9,14 @@
  *
  *   npx tsx bench/llm-throughput.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
+import { join } from "node:path";
+import { readRun } from "../harness/src/archive/index.js";
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedReply } from "../tests/support/scripted-openai-server.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
+import { benchArchiveRoot, removeRoot } from "./lib/run-evolution.js";
 import { spawnRun } from "./lib/spawn-run.js";
-import { saveResults, table } from "./lib/stats.js";
+import { percentile, saveResults, table } from "./lib/stats.js";
 
 checkArgs("npx tsx bench/llm-throughput.ts [--latency-ms 2000] [--workers 1,4,8,16] [--waves 3] [--task email-validation]");
 
@@ -24,6 +27,15 @@ const waves = argInt("waves", 3);
 const task = argValue("task", DEFAULT_TASK);
 const SOLVER = `task/${task}.ts`;
 const TURNS = 3;
+/** Phases whose median wall time per child is printed: where a child's time goes as W grows. */
+const PHASES = ["selfModify", "compile", "import", "evaluate", "total"] as const;
+
+/** Median milliseconds per phase over a run's children (the seed left out). */
+async function phaseMedians(runDir: string): Promise<Record<(typeof PHASES)[number], number>> {
+  const children = (await readRun(runDir)).generations.filter((g) => g.parent !== null);
+  const median = (phase: (typeof PHASES)[number]) => percentile(children.map((g) => g.timings[phase] ?? NaN).filter((t) => !Number.isNaN(t)), 50);
+  return Object.fromEntries(PHASES.map((p) => [p, median(p)])) as Record<(typeof PHASES)[number], number>;
+}
 
 /**
  * A model that works like a small tool-using coder: reads the solver, moves its first numeric
@@ -53,23 +65,28 @@ async function main(): Promise<void> {
   const rows = [];
   for (const w of workers) {
     const server = await startScriptedOpenAIServer(model);
+    const out = await benchArchiveRoot("llm-throughput");
     const generations = Math.max(8, waves * w);
     const loadBefore = load1();
     try {
-      const r = await spawnRun({ task, generations, workers: w, seed: 1, llm: { baseURL: server.baseURL, model: "scripted-model" } });
+      const r = await spawnRun({ task, generations, workers: w, seed: 1, out, runId: "llm", llm: { baseURL: server.baseURL, model: "scripted-model" } });
       const calls = server.chatRequests().length;
       const callsPerChild = calls / Math.max(1, r.children);
       const idealMinutes = (Math.ceil(r.children / w) * TURNS * latencyMs) / 60_000;
       const ideal = r.children / idealMinutes;
-      rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, ...r, bestVisibleCurve: undefined });
+      const phases = await phaseMedians(join(out, "llm"));
+      rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, phases, ...r, bestVisibleCurve: undefined });
     } finally {
       await server.close();
+      await removeRoot(out);
     }
   }
   console.log(table([
     ["W", "children", "valid", "calls/child", "children/min", "ideal/min", "of ideal", "run wall s", "harness peak RSS MB", "load avg"],
     ...rows.map((r) => [String(r.workers), String(r.children), String(r.valid), r.callsPerChild, r.perMinute, r.ideal, `${(100 * r.ofIdeal).toFixed(0)}%`, r.wallMs / 1000, r.maxRssMb, `${r.loadBefore}→${r.loadAfter}`]),
   ]));
+  console.log(`\nmedian wall time per child and phase, s (self-modify includes the ${TURNS} × ${latencyMs / 1000} s of model latency):`);
+  console.log(table([["W", ...PHASES], ...rows.map((r) => [String(r.workers), ...PHASES.map((p) => r.phases[p] / 1000)])]));
   const file = await saveResults("llm-throughput", { task, latencyMs, turns: TURNS, waves, rows });
   console.log(`results: ${file}`);
 }
