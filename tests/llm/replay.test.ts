@@ -135,3 +135,20 @@ describe("replay port, tool calling", () => {
     expect(otherTools).toMatchObject({ ok: false, error: expect.stringMatching(/call #1: request tools differ at character \d+: recorded .*Read a file/) });
   });
 });
+
+describe("transcripts of version 1", () => {
+  it("still read (no tool calls, a raw finish reason, no code) and replay", () => {
+    const v1 = [
+      { kind: "llm", at: "2026-11-20T10:00:00.000Z", model: "gpt-4o-mini", outcome: "ok", request: { messages: [{ role: "user", content: "hi" }], maxTokens: 300 },
+        response: { content: "hello", finishReason: null, model: "gpt-4o-mini" }, error: null, failureKind: null, promptTokens: 3, completionTokens: 1, usageEstimated: false, costUsd: 0, latencyMs: 12, attempts: 1 },
+      { kind: "llm", at: "2026-11-20T10:00:01.000Z", model: "gpt-4o-mini", outcome: "ok", request: { messages: [{ role: "user", content: "again" }], maxTokens: 300 },
+        response: { content: "cut", finishReason: "length", model: "gpt-4o-mini" }, error: null, failureKind: null, promptTokens: 3, completionTokens: 300, usageEstimated: false, costUsd: 0, latencyMs: 12, attempts: 1 },
+    ];
+    const { entries, problems } = parseTranscript(v1.map((e) => JSON.stringify(e)).join("\n"));
+    expect(problems).toEqual([]);
+    expect(entries[0]).toMatchObject({ code: null, response: { content: "hello", toolCalls: [], finishReason: "other" } });
+    expect(entries[1]).toMatchObject({ response: { finishReason: "length" } });
+    const replay = createReplayPort(entries);
+    return expect(replay.complete({ messages: [{ role: "user", content: "hi" }], maxTokens: 10 })).resolves.toMatchObject({ ok: true, completion: { content: "hello", toolCalls: [] } });
+  });
+});
