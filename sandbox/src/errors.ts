@@ -13,8 +13,6 @@ export type ErrorCode =
   | "archive_corrupt"
   | "unknown_run"
   | "unknown_generation"
-  | "llm_failed"
-  | "budget_exhausted"
   | "interrupted"
   | "internal";
 

@@ -12,4 +12,22 @@ export type { ImportCheck, ImproveInit, ImproveOptions, ImproveOutcome, SolveRep
 export type { AgentContainerOptions } from "./runner-channel.js";
 export { describeEnd } from "./runner-channel.js";
 export * from "../runner/protocol.js";
+export {
+  WireLlmRequest,
+  WireLlmRequestFields,
+  WireLlmMessage,
+  WireLlmTool,
+  WireLlmToolCall,
+  WireLlmToolChoice,
+  WireLlmResponse,
+  WireLlmFinishReason,
+  WireLlmAnswer,
+  LlmErrorCode,
+  finishReasonOf,
+  llmRefusal,
+  isShallowJsonObject,
+  TOOL_NAME,
+  MAX_TOOLS,
+  MAX_SCHEMA_DEPTH,
+} from "./llm-wire.js";
 export { seededRandom } from "../runner/seeded-random.js";

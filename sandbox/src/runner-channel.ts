@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
+import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireJson } from "../runner/protocol.js";
+import { llmRefusal, type WireLlmAnswer } from "./llm-wire.js";
 import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
 import { runnerCommand } from "./runtime-image.js";
 import type { Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
@@ -24,8 +25,11 @@ export interface AgentContainerOptions {
   timeoutMs: number;
   stdoutCapBytes?: number;
   stderrCapBytes?: number;
-  /** The broker: answers the agent's LLM requests; a rejection goes back as the error. */
-  onLlm?: (request: WireLlmRequest) => Promise<WireLlmResponse>;
+  /**
+   * The broker: parses the agent's request (unchecked JSON) and answers it, a refusal
+   * included. It rejects only when the harness itself failed; the agent then gets code "internal".
+   */
+  onLlm?: (request: WireJson) => Promise<WireLlmAnswer>;
   onTool?: (event: ToolMessage) => void;
 }
 
@@ -33,19 +37,14 @@ const Json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(Json), z.record(z.string(), Json)]),
 );
 
-const LlmRequestSchema = z.object({
-  messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
-  temperature: z.number().optional(),
-  maxTokens: z.number().optional(),
-});
-
 /** Every line the runner may print; anything else is a protocol violation. */
 export const RunnerMessageSchema = z.union([
   z.object({ type: z.literal("ready"), exports: z.record(z.string(), z.string()) }),
   z.object({ type: z.literal("load-error"), message: z.string() }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: Json }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
-  z.object({ type: z.literal("llm"), id: z.number().int(), request: LlmRequestSchema }),
+  // The request is the broker's to parse: a malformed one is refused to the agent, not a violation.
+  z.object({ type: z.literal("llm"), id: z.number().int(), request: z.unknown() }),
   z.object({
     type: z.literal("tool"),
     name: z.enum(["list", "read", "write", "replace", "delete"]),
@@ -127,12 +126,10 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
   const serveLlm = (message: Extract<RunnerMessage, { type: "llm" }>): void => {
     const answer = options.onLlm
       ? options.onLlm(message.request)
-      : Promise.reject(new Error("no LLM is available in this run"));
-    answer.then(
-      (response) => sandbox?.send({ type: "llm-result", id: message.id, ok: true, response }),
-      (error: unknown) =>
-        sandbox?.send({ type: "llm-result", id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
+      : Promise.resolve(llmRefusal("unavailable", "no LLM is available in this run"));
+    answer
+      .catch((error: unknown) => llmRefusal("internal", `the harness failed to answer: ${error instanceof Error ? error.message : String(error)}`))
+      .then((reply) => sandbox?.send({ type: "llm-result", id: message.id, ...reply }));
   };
 
   sandbox = await options.engine.startSandbox(spec, {
