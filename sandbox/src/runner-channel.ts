@@ -6,10 +6,17 @@
 import { z } from "zod";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
+import { AGENT_DIR } from "../runner/protocol.js";
+import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireJson, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
 import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
 import { runnerCommand } from "./runtime-image.js";
-import type { Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+import type { ExtractCaps, ExtractResult, Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+
+/** The meta agent's workspace as it is now, for the host to take out (through the safe extractor). */
+export interface LiveWorkspace {
+  /** Takes /work/agent into a new host folder `hostDir`. */
+  take(hostDir: string, caps?: Partial<ExtractCaps>): Promise<ExtractResult>;
+}
 
 export interface AgentContainerOptions {
   engine: SandboxEngine;
@@ -27,6 +34,11 @@ export interface AgentContainerOptions {
   /** The broker: answers the agent's LLM requests; a rejection goes back as the error. */
   onLlm?: (request: WireLlmRequest) => Promise<WireLlmResponse>;
   onTool?: (event: ToolMessage) => void;
+  /**
+   * Answers the meta agent's ctx.evaluate: `request` is unchecked agent data; the answer
+   * goes back as it is. It must settle with a value (a refusal, not a rejection).
+   */
+  onEvaluate?: (request: unknown, workspace: LiveWorkspace) => Promise<WireJson>;
 }
 
 const Json: z.ZodType<unknown> = z.lazy(() =>
@@ -46,6 +58,8 @@ export const RunnerMessageSchema = z.union([
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: Json }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
   z.object({ type: z.literal("llm"), id: z.number().int(), request: LlmRequestSchema }),
+  // Unknown, not Json: the host parses the request with its own strict schema.
+  z.object({ type: z.literal("evaluate"), id: z.number().int(), request: z.unknown() }),
   z.object({
     type: z.literal("tool"),
     name: z.enum(["list", "read", "write", "replace", "delete"]),
@@ -121,6 +135,7 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     const message = result.data as RunnerMessage;
     if (message.type === "llm") return serveLlm(message);
     if (message.type === "tool") return options.onTool?.(message);
+    if (message.type === "evaluate") return serveEvaluate(message);
     deliver(message);
   };
 
@@ -132,6 +147,18 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
       (response) => sandbox?.send({ type: "llm-result", id: message.id, ok: true, response }),
       (error: unknown) =>
         sandbox?.send({ type: "llm-result", id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+
+  const serveEvaluate = (message: Extract<RunnerMessage, { type: "evaluate" }>): void => {
+    const running = sandbox;
+    if (running === null) return;
+    const refuse = (reason: string): WireJson => ({ outcome: "refused", reason, remaining: 0 });
+    const workspace: LiveWorkspace = { take: (hostDir, caps) => running.takeDirectory(AGENT_DIR, hostDir, caps) };
+    const answer = options.onEvaluate ? options.onEvaluate(message.request, workspace) : Promise.resolve(refuse("this host does not evaluate drafts"));
+    answer.then(
+      (result) => running.send({ type: "evaluate-result", id: message.id, result }),
+      () => running.send({ type: "evaluate-result", id: message.id, result: refuse("the host failed to evaluate the draft") }),
     );
   };
 
