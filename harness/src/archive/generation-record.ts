@@ -53,6 +53,19 @@ export const TokenUsage = z.object({
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
+/** The meta agent's ctx.evaluate calls in one generation (each is a line of its transcript). */
+export const EvaluateCalls = z.object({
+  /** Every call, refused ones included. */
+  calls: z.number().int().nonnegative(),
+  /** Calls that ran the checks (and the evaluation when they passed): what the per-generation count spends. */
+  counted: z.number().int().nonnegative(),
+  /** Containers they started (import checks and evaluations). */
+  containers: z.number().int().nonnegative(),
+  /** Host time spent answering them; the self-modification container waited meanwhile. */
+  durationMs: Ms,
+});
+export type EvaluateCalls = z.infer<typeof EvaluateCalls>;
+
 export const GenerationRecord = z.object({
   schemaVersion: z.literal(GENERATION_SCHEMA_VERSION),
   id: GenerationId,
@@ -74,6 +87,8 @@ export const GenerationRecord = z.object({
   /** sha256 of snapshot/ (see snapshotHash); null when nothing usable came back. */
   snapshotHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   seed: z.number().int(),
+  /** Absent when the meta agent could not call ctx.evaluate (older records, the seed). */
+  evaluateCalls: EvaluateCalls.optional(),
   createdAt: Timestamp,
 });
 export type GenerationRecord = z.infer<typeof GenerationRecord>;

@@ -54,6 +54,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
           lineage: plan.lineage,
           llmTokens,
           deadline,
+          evaluations: ctx.evaluations,
         }),
     });
     timings.selfModify = modified.durationMs;
@@ -106,6 +107,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       seed: plan.seed,
       timings,
       started,
+      evaluateCalls: modified.evaluateCalls,
     });
     return await recordGeneration(writer, record, {
       snapshotDir: diff === null ? null : takeTo,

@@ -3,6 +3,7 @@ import {
   GENERATION_SCHEMA_VERSION,
   type ArchiveWriter,
   type ChangedFile,
+  type EvaluateCalls,
   type GenerationFiles,
   type GenerationRecord,
   PhaseTimings,
@@ -29,6 +30,8 @@ export interface RecordInputs {
   timings: PhaseTimings;
   /** performance.now() when the generation started. */
   started: number;
+  /** The meta agent's ctx.evaluate calls; absent or null when it could make none. */
+  evaluateCalls?: EvaluateCalls | null;
 }
 
 /** Builds the generation record (timings.total is set when it is written). */
@@ -53,6 +56,7 @@ export function buildRecord(inputs: RecordInputs): GenerationRecord {
     model: inputs.model,
     snapshotHash: inputs.snapshotHash,
     seed: inputs.seed,
+    ...(inputs.evaluateCalls == null ? {} : { evaluateCalls: inputs.evaluateCalls }),
     createdAt: new Date().toISOString(),
   };
 }

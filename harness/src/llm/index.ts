@@ -36,3 +36,4 @@ export {
   parseTranscript,
 } from "./transcript.js";
 export type { TranscriptProblem } from "./transcript.js";
+export { EvaluateTranscriptEntry } from "./evaluate-entry.js";

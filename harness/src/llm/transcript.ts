@@ -1,8 +1,9 @@
 /**
- * The meta agent's transcript: every LLM call (sent, refused or failed) and every workspace
- * tool call, one JSON object per line in a generation's transcript.jsonl.
+ * The meta agent's transcript: every LLM call (sent, refused or failed), every workspace
+ * tool call and every ctx.evaluate call, one JSON object per line in a generation's transcript.jsonl.
  */
 import { z } from "zod";
+import { EvaluateTranscriptEntry } from "./evaluate-entry.js";
 
 export const TRANSCRIPT_SCHEMA_VERSION = 1;
 
@@ -43,7 +44,7 @@ export const ToolTranscriptEntry = z.object({
 });
 export type ToolTranscriptEntry = z.infer<typeof ToolTranscriptEntry>;
 
-export const TranscriptEntry = z.discriminatedUnion("kind", [LlmTranscriptEntry, ToolTranscriptEntry]);
+export const TranscriptEntry = z.discriminatedUnion("kind", [LlmTranscriptEntry, ToolTranscriptEntry, EvaluateTranscriptEntry]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
 /** JSON lines, one entry a line, ending in a newline (empty string for no entries). */
