@@ -42,7 +42,7 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     heldout: z.number().nullable(),
     stage1: z.number().nullable(),
   }),
-  z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid"]) }),
+  z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid", "duplicate"]) }),
   z.object({
     type: z.literal("resumed"),
     ...base,

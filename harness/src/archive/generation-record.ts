@@ -5,9 +5,16 @@ import { GenerationId, Timestamp } from "./generation-id.js";
 
 export const GENERATION_SCHEMA_VERSION = 1;
 
+/**
+ * valid and invalid: what the checks said. duplicate: the child's tree is byte for byte an
+ * earlier generation's (`of`, the first with that snapshot), so it was neither checked nor
+ * evaluated again; its scores are `of`'s (read through the link, not copied), and it is
+ * never a parent (its tree already is one, or was judged).
+ */
 export const GenerationStatus = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("valid") }),
   InvalidStatus,
+  z.object({ kind: z.literal("duplicate"), of: GenerationId }),
 ]);
 export type GenerationStatus = z.infer<typeof GenerationStatus>;
 

@@ -30,6 +30,8 @@ export interface RecordInputs {
   timings: PhaseTimings;
   /** performance.now() when the generation started. */
   started: number;
+  /** The earlier generation whose tree this one is byte for byte (it was then not judged again). */
+  duplicateOf?: string | null;
   /** The meta agent's ctx.evaluate calls; absent or null when it could make none. */
   evaluateCalls?: EvaluateCalls | null;
 }
@@ -43,9 +45,11 @@ export function buildRecord(inputs: RecordInputs): GenerationRecord {
     parent: inputs.parent,
     depth: inputs.depth,
     status:
-      failure === null
-        ? { kind: "valid" }
-        : { kind: "invalid", ...failure },
+      failure !== null
+        ? { kind: "invalid", ...failure }
+        : inputs.duplicateOf != null
+          ? { kind: "duplicate", of: inputs.duplicateOf }
+          : { kind: "valid" },
     evaluation: inputs.evaluation,
     scores: scoresOf(inputs.evaluation),
     summary: inputs.summary,

@@ -98,7 +98,14 @@ export function formatMs(ms: number | undefined): string {
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-/** The status of a record in a few words: "valid" or "invalid at compile: syntax_error". */
+/** The status of a record in a few words: "valid", "invalid at compile: syntax_error" or "duplicate of g0003". */
 export function describeStatus(g: GenerationRecord): string {
-  return g.status.kind === "valid" ? "valid" : `invalid at ${failureLabel(g.status)}`;
+  switch (g.status.kind) {
+    case "valid":
+      return "valid";
+    case "invalid":
+      return `invalid at ${failureLabel(g.status)}`;
+    case "duplicate":
+      return `duplicate of ${g.status.of}`;
+  }
 }

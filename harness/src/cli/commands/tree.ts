@@ -44,14 +44,16 @@ ${JSON_HELP}`,
     }
     const colour = useColour();
     for (const line of treeLines(gens, counts, path, best?.id ?? null, colour)) out(line);
-    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
+    const duplicates = gens.filter((g) => g.status.kind === "duplicate").length;
+    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${duplicates > 0 ? `, ${duplicates} duplicates` : ""}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
     return 0;
   },
 };
 
 function label(g: GenerationRecord, children: number, best: string | null): string {
   const scores = `${formatScore(g.scores.visible)} / ${formatScore(g.scores.heldout)}`;
-  const status = g.status.kind === "valid" ? "valid" : `INVALID ${failureLabel(g.status)} ${oneLine(g.status.message, 80)}`;
+  const status =
+    g.status.kind === "invalid" ? `INVALID ${failureLabel(g.status)} ${oneLine(g.status.message, 80)}` : g.status.kind === "duplicate" ? `DUPLICATE of ${g.status.of} (same tree, not evaluated again)` : "valid";
   return `${g.id}  ${scores}  ${status}  children ${children}${g.id === best ? "  ★ best" : ""}`;
 }
 
