@@ -5,16 +5,17 @@
  * best draft (not the last), leave the parent's tree unchanged when no draft beats the
  * parent, and do the same for the same seed and scores.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EvaluateResult, ImproveReport } from "@evolve/contract";
-import { runImprove, type WireJson } from "../../sandbox/src/index.js";
+import type { EvaluateResult } from "@evolve/contract";
+import type { WireJson } from "../../sandbox/src/index.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
-import { compileTree, readTree, SEED_DIR } from "./agent-tree.js";
+import { compileTree, oneKnobTree, readTree, SEED_DIR } from "./agent-tree.js";
 import { improveRequest } from "./improve-request.js";
+import { seedImprove } from "./seed-improve.js";
 
 let env: TestEngine;
 let work: string;
@@ -28,15 +29,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "evolve-inner-loop-"));
   validator = createValidator();
   tree = join(work, "tree");
-  await cp(SEED_DIR, tree, { recursive: true });
-  await writeFile(join(tree, "task/fixture.ts"), "export const params = {\n  iterations: 400, // evolve:range 10..20000 int\n};\n");
-  const paramsPath = join(tree, "meta/search-params.ts");
-  const params = (await readFile(paramsPath, "utf8"))
-    .replace(/taskFileBias: [\d.]+,/, "taskFileBias: 1,")
-    .replace(/selfEditRate: [\d.]+,/, "selfEditRate: 0,")
-    .replace(/editsPerGeneration: \d+,/, "editsPerGeneration: 1,")
-    .replace(/innerSteps: \d+,/, "innerSteps: 3,");
-  await writeFile(paramsPath, params);
+  await oneKnobTree(tree);
   build = join(work, "build");
   expect(await compileTree(validator, tree, build, SEED_DIR)).toBeNull();
 });
@@ -53,16 +46,13 @@ interface Draft {
 /** Runs improve with ctx.evaluate answering `answers` in turn (and refusing past them); `budget` is what the request says. */
 async function improveWith(seed: number, answers: readonly ((remaining: number) => EvaluateResult)[], budget = answers.length) {
   const drafts: Draft[] = [];
-  const takeTo = await mkdtemp(join(work, "take-"));
-  const result = await runImprove({
-    engine: env.engine,
-    image: env.image,
-    labels: { session: env.session, phase: "improve" },
-    buildDir: build,
+  const { report, tree: after } = await seedImprove(env, {
     agentDir: tree,
-    takeTo,
-    timeoutMs: 120_000,
-    init: { task: "fixture", seed, llmAvailable: false, deadline: Date.now() + 100_000, request: improveRequest("fixture", seed, [], budget) },
+    buildDir: build,
+    workDir: work,
+    task: "fixture",
+    seed,
+    request: improveRequest("fixture", seed, [], budget),
     onEvaluate: async (request, workspace) => {
       const dir = await mkdtemp(join(work, "draft-"));
       const taken = await workspace.take(join(dir, "tree"));
@@ -74,9 +64,7 @@ async function improveWith(seed: number, answers: readonly ((remaining: number) 
       return (answer === undefined ? { outcome: "refused", reason: "no evaluations left", remaining: 0 } : answer(remaining)) as unknown as WireJson;
     },
   });
-  expect(result.error, result.outcome.stderr).toBeNull();
-  expect(result.extracted.ok).toBe(true);
-  return { report: result.report as ImproveReport, after: await readTree(takeTo), drafts };
+  return { report, after, drafts };
 }
 
 const evaluated = (score: number) => (remaining: number): EvaluateResult => ({ outcome: "evaluated", score, instances: [], stderr: "", remaining });
