@@ -1,13 +1,15 @@
 /**
  * ctx.evaluate's refusals without a container: how a request is read against the visible
  * split, and the calls the evaluator refuses before touching the workspace (no count left,
- * the deadline too near, the generation over). The calls that run are in self-test.test.ts.
+ * the deadline too near, the generation over), and the --evaluations option. The calls
+ * that run are in self-test.test.ts.
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EvaluateResult } from "@evolve/contract";
 import { loadTask, type Task } from "../../harness/src/evaluation/index.js";
-import { createDraftEvaluator, MAX_LISTED_IDS, MIN_WINDOW_MS, planDraftRequest, type RunContext } from "../../harness/src/evolution/index.js";
+import { createDraftEvaluator, MAX_LISTED_IDS, MIN_WINDOW_MS, planDraftRequest, RunOptions, type RunContext } from "../../harness/src/evolution/index.js";
+import { evolve } from "../inspect/cli-harness.js";
 import type { LiveWorkspace } from "../../sandbox/src/index.js";
 
 const TASK = new URL("../security/fixtures/sec-sum/", import.meta.url).pathname;
@@ -83,5 +85,17 @@ describe("createDraftEvaluator refusals", () => {
   it("answers a malformed request before anything else, with what it expected", async () => {
     const drafts = createDraftEvaluator({ ctx: refusingContext(3), generationId: "g0001", parentSnapshotDir: join("/", "nonexistent"), deadline: Date.now() + 60_000 });
     expect(await drafts.onEvaluate({ instances: 42 }, workspace)).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/expected \{ instances\?/), remaining: 3 });
+  });
+});
+
+describe("--evaluations", () => {
+  it("defaults to 3, takes 0 to turn ctx.evaluate off, and refuses more than 50", async () => {
+    expect(RunOptions.parse({}).evaluations).toBe(3);
+    expect(RunOptions.parse({ evaluations: 0 }).evaluations).toBe(0);
+    expect(RunOptions.safeParse({ evaluations: 51 }).success).toBe(false);
+    expect(RunOptions.safeParse({ evaluations: 1.5 }).success).toBe(false);
+    const refused = await evolve("run", "--evaluations", "51", "--out", "/nonexistent-evolve-root");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/evaluations/);
   });
 });
