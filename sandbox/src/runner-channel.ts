@@ -126,8 +126,15 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     } catch {
       parsed = undefined;
     }
-    const result = RunnerMessageSchema.safeParse(parsed);
-    if (!result.success) {
+    // A value nested thousands deep is legal JSON but overflows the recursive check: a
+    // line that cannot be checked is no message, and must not throw into the output stream.
+    let result: ReturnType<typeof RunnerMessageSchema.safeParse> | null;
+    try {
+      result = RunnerMessageSchema.safeParse(parsed);
+    } catch {
+      result = null;
+    }
+    if (result === null || !result.success) {
       protocolViolation = `the container printed a line that is not a protocol message: ${JSON.stringify(line.slice(0, 200))}`;
       void sandbox?.kill();
       return;
