@@ -130,6 +130,22 @@ ${md([["task", "strategy", "runs", "best visible", "its held-out", "valid", "bes
 ${winners(x.summary as Json[])}${runCost(x.runs as Json[])}`;
 }
 
+/** The offline meta strategies at equal container budget (bench/search.ts --containers N --meta ...). */
+async function metaSection(): Promise<string> {
+  const r = await read("search-containers");
+  if (r === null) return "## 4b. Offline meta strategies at equal container budget\n\nNot measured yet: `npx tsx bench/search.ts --containers 300 --meta one-move,inner-loop`.\n";
+  const x = r.results;
+  const s = x.settings;
+  const fmt = (m: number, d: number): string => `${m.toFixed(3)} ± ${d.toFixed(3)}`;
+  const rows = (x.summary as Json[]).map((a) => [a.task, a.meta, String(a.runs), fmt(a.visibleMean, a.visibleSd), fmt(a.heldoutMean, a.heldoutSd), a.children.toFixed(1), a.containers.toFixed(0), a.evaluateContainers.toFixed(0), a.duplicates.toFixed(1), `${(100 * a.validShare).toFixed(0)}%`, `${(a.wallMs / 60_000).toFixed(1)} min`]);
+  return `## 4b. Offline meta strategies at equal container budget${when(r)}
+
+${x.reduced ? "**REDUCED settings**. " : ""}Each run stops once ${s.containerBudget} containers have started through the harness (self-modification, checks, evaluations of children and of ctx.evaluate drafts alike); ${s.seeds} seeds, selection ${s.strategies.join(", ")}, W = ${s.workers}; \`${x.fullCommand}\`. one-move: \`--evaluations 0\` (one untested move per child, as before issue 17); inner-loop: \`--evaluations 3\` (up to three moves tested with ctx.evaluate, the best kept). Mean ± sd over seeds; the other columns are means per run.
+
+${md([["task", "meta", "runs", "best visible", "its held-out", "children", "containers", "of them ctx.evaluate", "duplicates", "valid", "wall"], ...rows])}
+`;
+}
+
 /** Per task: the highest mean best-visible and held-out, and whether the lead exceeds one sd. */
 function winners(summary: Json[]): string {
   const tasks = [...new Set(summary.map((a) => a.task as string))];
@@ -209,6 +225,7 @@ ${await overheadSection()}
 ${await taxSection()}
 ${await throughputSection()}
 ${await searchSection()}
+${await metaSection()}
 ${await scaleSection()}`;
   await writeFile(join(BENCH_DIR, "RESULTS.md"), text);
   console.log(`wrote ${join(BENCH_DIR, "RESULTS.md")}`);

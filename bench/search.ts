@@ -11,6 +11,13 @@
  * Full settings (hours on a 2-core machine), results in bench/results/search.json:
  *   npx tsx bench/search.ts --generations 60 --seeds 5 --tasks circle-packing,email-validation,snake
  * Anything less is marked REDUCED and goes to bench/results/search-reduced.json.
+ *
+ * The offline meta strategies at equal container budget (`--containers N`): each run stops
+ * once N containers have started through the harness, whatever for (self-modification,
+ * checks, evaluations of children and of ctx.evaluate drafts), so a strategy that tests its
+ * drafts pays for them in children. `--meta one-move,inner-loop` runs both (evaluations 0
+ * and 3); results in bench/results/search-containers.json:
+ *   npx tsx bench/search.ts --containers 300 --seeds 5 --strategies score_child_prop --meta one-move,inner-loop
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -20,23 +27,42 @@ import { spawnRun } from "./lib/spawn-run.js";
 import type { RunOnceResult } from "./lib/run-once.js";
 import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
 
-checkArgs("npx tsx bench/search.ts [--generations 60] [--seeds 5] [--workers 2] [--tasks circle-packing,email-validation,snake] [--strategies score_child_prop,hyperagents,greedy,latest,random] [--name search|search-reduced] [--fresh]");
+checkArgs("npx tsx bench/search.ts [--generations 60] [--seeds 5] [--workers 2] [--tasks circle-packing,email-validation,snake] [--strategies score_child_prop,hyperagents,greedy,latest,random] [--meta inner-loop,one-move] [--containers N] [--name search|search-reduced|search-containers] [--fresh]");
+
+/** The offline meta strategies: ctx.evaluate calls per generation (0: one untested move, as before issue 17). */
+const METAS: Record<string, number> = { "one-move": 0, "inner-loop": 3 };
+/** Records made before `meta` was recorded ran the one-move strategy. */
+const metaOf = (r: { meta?: string }): string => r.meta ?? "one-move";
 
 const FULL = { generations: 60, seeds: 5, tasks: ["circle-packing", "email-validation", "snake"], strategies: ["score_child_prop", "hyperagents", "greedy", "latest", "random"] };
-const generations = argInt("generations", FULL.generations);
+/** Containers a run may start (0: no budget, the run makes `generations` children). */
+const containerBudget = argInt("containers", 0);
+// A budget, not a count of children, ends a budgeted run.
+const generations = containerBudget > 0 ? 10_000 : argInt("generations", FULL.generations);
+const metas = argValue("meta", "inner-loop").split(",");
+for (const m of metas) if (METAS[m] === undefined) throw new Error(`--meta: unknown strategy ${m} (one-move, inner-loop)`);
 const seeds = argInt("seeds", FULL.seeds);
 const workers = argInt("workers", 2);
 const tasks = argValue("tasks", FULL.tasks.join(",")).split(",");
 const strategies = argValue("strategies", FULL.strategies.join(",")).split(",");
-const reduced = generations < FULL.generations || seeds < FULL.seeds || FULL.tasks.some((t) => !tasks.includes(t)) || FULL.strategies.some((s) => !strategies.includes(s));
+const reduced =
+  containerBudget > 0
+    ? seeds < FULL.seeds || FULL.tasks.some((t) => !tasks.includes(t)) || Object.keys(METAS).some((m) => !metas.includes(m))
+    : generations < FULL.generations || seeds < FULL.seeds || FULL.tasks.some((t) => !tasks.includes(t)) || FULL.strategies.some((s) => !strategies.includes(s));
 /** Results file name (bench/results/<name>.json); RESULTS.md reads "search", else "search-reduced". */
-const resultName = argValue("name", reduced ? "search-reduced" : "search");
+const resultName = argValue("name", containerBudget > 0 ? "search-containers" : reduced ? "search-reduced" : "search");
 const fresh = argFlag("fresh");
-const FULL_COMMAND = "npx tsx bench/search.ts --generations 60 --seeds 5 --tasks circle-packing,email-validation,snake";
+const FULL_COMMAND =
+  containerBudget > 0
+    ? "npx tsx bench/search.ts --containers 300 --seeds 5 --tasks circle-packing,email-validation,snake --strategies score_child_prop --meta one-move,inner-loop"
+    : "npx tsx bench/search.ts --generations 60 --seeds 5 --tasks circle-packing,email-validation,snake";
 
 interface RunRow {
   task: string;
   strategy: string;
+  /** The offline meta strategy (absent in older records: one-move). */
+  meta?: string;
+  containerBudget?: number;
   seed: number;
   result: RunOnceResult | null;
   error: string | null;
@@ -67,6 +93,8 @@ async function previousRuns(): Promise<RunRow[]> {
       (r.workers ?? settings.workers) === workers &&
       tasks.includes(r.task) &&
       strategies.includes(r.strategy) &&
+      metas.includes(metaOf(r)) &&
+      (r.containerBudget ?? 0) === containerBudget &&
       r.seed >= 1 &&
       r.seed <= seeds,
   );
@@ -79,14 +107,16 @@ const fmt = (xs: number[]): string => (xs.length === 0 ? "—" : `${mean(xs).toF
 function aggregate(runs: RunRow[]) {
   const out = [];
   for (const task of tasks) {
-    for (const strategy of strategies) {
-      const ok = runs.filter((r) => r.task === task && r.strategy === strategy && r.result !== null).map((r) => r.result as RunOnceResult);
+    for (const strategy of strategies) for (const meta of metas) {
+      const ok = runs.filter((r) => r.task === task && r.strategy === strategy && metaOf(r) === meta && r.result !== null).map((r) => r.result as RunOnceResult);
       if (ok.length === 0) continue;
       const visible = ok.map((r) => r.best?.visible ?? 0);
       const heldout = ok.map((r) => r.best?.heldout ?? 0);
       const length = Math.max(...ok.map((r) => r.bestVisibleCurve.length));
       const curve = Array.from({ length }, (_, i) => mean(ok.map((r) => r.bestVisibleCurve[Math.min(i, r.bestVisibleCurve.length - 1)] ?? 0)));
-      out.push({ task, strategy, runs: ok.length, visible, heldout, visibleMean: mean(visible), visibleSd: sd(visible), heldoutMean: mean(heldout), heldoutSd: sd(heldout), validShare: mean(ok.map((r) => r.valid / Math.max(1, r.children))), curve });
+      const wall = runs.filter((r) => r.task === task && r.strategy === strategy && metaOf(r) === meta && r.result !== null).map((r) => r.wallMs ?? NaN);
+      const perRun = (f: (r: RunOnceResult) => number | undefined): number => mean(ok.map((r) => f(r) ?? NaN));
+      out.push({ task, strategy, meta, runs: ok.length, visible, heldout, children: perRun((r) => r.children), containers: perRun((r) => r.containers), evaluateContainers: perRun((r) => r.evaluateContainers), duplicates: perRun((r) => r.duplicates), wallMs: mean(wall), visibleMean: mean(visible), visibleSd: sd(visible), heldoutMean: mean(heldout), heldoutSd: sd(heldout), validShare: mean(ok.map((r) => r.valid / Math.max(1, r.children))), curve });
     }
   }
   return out;
@@ -96,7 +126,7 @@ async function save(runs: RunRow[], done: boolean): Promise<string> {
   return saveResults(resultName, {
     reduced,
     complete: done,
-    settings: { generations, seeds, workers, warmPool: DEFAULT_WARM_POOL, tasks, strategies },
+    settings: { generations, seeds, workers, warmPool: DEFAULT_WARM_POOL, tasks, strategies, metas, containerBudget },
     fullCommand: FULL_COMMAND,
     summary: aggregate(runs).map((a) => ({ ...a, visible: undefined, heldout: undefined })),
     runs,
@@ -105,25 +135,26 @@ async function save(runs: RunRow[], done: boolean): Promise<string> {
 
 async function main(): Promise<void> {
   const label = reduced ? "REDUCED settings" : "full settings";
-  console.log(`search efficiency (${label}): ${generations} children, seeds 1..${seeds}, W = ${workers}, tasks ${tasks.join(", ")}, strategies ${strategies.join(", ")}`);
+  const size = containerBudget > 0 ? `${containerBudget} containers a run` : `${generations} children`;
+  console.log(`search efficiency (${label}): ${size}, seeds 1..${seeds}, W = ${workers}, tasks ${tasks.join(", ")}, strategies ${strategies.join(", ")}, meta ${metas.join(", ")}`);
   if (reduced) console.log(`full settings: ${FULL_COMMAND}`);
   const runs = await previousRuns();
-  const total = seeds * tasks.length * strategies.length;
+  const total = seeds * tasks.length * strategies.length * metas.length;
   if (runs.length > 0) console.log(`continuing: ${runs.length} of ${total} runs already recorded in bench/results/${resultName}.json (--fresh to start over)`);
   // Seed-major, so a grid cut short still compares every strategy on the same seeds.
   for (let seed = 1; seed <= seeds; seed++) {
     for (const task of tasks) {
-      for (const strategy of strategies) {
-        if (runs.some((r) => r.task === task && r.strategy === strategy && r.seed === seed)) continue;
+      for (const strategy of strategies) for (const meta of metas) {
+        if (runs.some((r) => r.task === task && r.strategy === strategy && metaOf(r) === meta && r.seed === seed)) continue;
         const started = performance.now();
-        const settings = { generations, workers, warmPool: DEFAULT_WARM_POOL };
+        const settings = { generations, workers, warmPool: DEFAULT_WARM_POOL, ...(containerBudget > 0 ? { containerBudget } : {}) };
         try {
-          const result = await spawnRun({ task, selection: strategy, seed, ...settings });
-          runs.push({ task, strategy, seed, result, error: null, wallMs: performance.now() - started, ...settings, finishedAt: new Date().toISOString() });
-          console.log(`  ${task} ${strategy} seed ${seed}: best visible ${result.best?.visible?.toFixed(3) ?? "—"}, its held-out ${result.best?.heldout?.toFixed(3) ?? "—"} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+          const result = await spawnRun({ task, selection: strategy, seed, evaluations: METAS[meta] ?? 0, ...settings });
+          runs.push({ task, strategy, meta, seed, result, error: null, wallMs: performance.now() - started, ...settings, finishedAt: new Date().toISOString() });
+          console.log(`  ${task} ${strategy} ${meta} seed ${seed}: best visible ${result.best?.visible?.toFixed(3) ?? "—"}, its held-out ${result.best?.heldout?.toFixed(3) ?? "—"}, ${result.children} children, ${result.containers} containers (${((performance.now() - started) / 1000).toFixed(0)} s)`);
         } catch (error) {
-          runs.push({ task, strategy, seed, result: null, error: error instanceof Error ? error.message.slice(0, 500) : String(error), ...settings });
-          console.log(`  ${task} ${strategy} seed ${seed}: FAILED`);
+          runs.push({ task, strategy, meta, seed, result: null, error: error instanceof Error ? error.message.slice(0, 500) : String(error), ...settings });
+          console.log(`  ${task} ${strategy} ${meta} seed ${seed}: FAILED`);
         }
         await save(runs, false);
       }
@@ -131,17 +162,25 @@ async function main(): Promise<void> {
   }
   const agg = aggregate(runs);
   const checkpoints = [0, Math.round(generations / 4), Math.round(generations / 2), Math.round((3 * generations) / 4), generations];
-  console.log(table([
-    ["task", "strategy", "runs", "best visible", "its held-out", "valid %", ...checkpoints.map((c) => `@${c}`)],
-    ...agg.map((a) => [a.task, a.strategy, String(a.runs), fmt(a.visible), fmt(a.heldout), `${(100 * a.validShare).toFixed(0)}%`, ...checkpoints.map((c) => (a.curve[Math.min(c, a.curve.length - 1)] ?? NaN).toFixed(3))]),
-  ]));
+  const name = (a: { strategy: string; meta: string }): string => (metas.length > 1 ? `${a.strategy} ${a.meta}` : a.strategy);
+  if (containerBudget > 0) {
+    console.log(table([
+      ["task", "strategy", "meta", "runs", "best visible", "its held-out", "children", "containers", "of them ctx.evaluate", "duplicates", "valid %", "wall"],
+      ...agg.map((a) => [a.task, a.strategy, a.meta, String(a.runs), fmt(a.visible), fmt(a.heldout), a.children.toFixed(1), a.containers.toFixed(0), a.evaluateContainers.toFixed(0), a.duplicates.toFixed(1), `${(100 * a.validShare).toFixed(0)}%`, `${(a.wallMs / 60_000).toFixed(1)} min`]),
+    ]));
+  } else {
+    console.log(table([
+      ["task", "strategy", "runs", "best visible", "its held-out", "valid %", ...checkpoints.map((c) => `@${c}`)],
+      ...agg.map((a) => [a.task, name(a), String(a.runs), fmt(a.visible), fmt(a.heldout), `${(100 * a.validShare).toFixed(0)}%`, ...checkpoints.map((c) => (a.curve[Math.min(c, a.curve.length - 1)] ?? NaN).toFixed(3))]),
+    ]));
+  }
   for (const task of tasks) {
     const rows = agg.filter((a) => a.task === task).sort((a, b) => b.visibleMean - a.visibleMean);
     const [first, second] = rows;
     if (first === undefined) continue;
     const close = second !== undefined && first.visibleMean - second.visibleMean <= Math.max(first.visibleSd, second.visibleSd);
     const bestHeld = [...rows].sort((a, b) => b.heldoutMean - a.heldoutMean)[0];
-    console.log(`${task}: highest mean best-visible ${first.strategy}${close ? ` (within one sd of ${second?.strategy}: not a clear win)` : ""}; highest held-out ${bestHeld?.strategy}`);
+    console.log(`${task}: highest mean best-visible ${name(first)}${close && second !== undefined ? ` (within one sd of ${name(second)}: not a clear win)` : ""}; highest held-out ${bestHeld === undefined ? "—" : name(bestHeld)}`);
   }
   const file = await save(runs, runs.filter((r) => r.result !== null).length === total);
   console.log(`${reduced ? "REDUCED settings; " : ""}results: ${file}`);

@@ -15,6 +15,8 @@ export interface BenchRunOptions {
   workers: number;
   selection?: string;
   seed?: number;
+  /** Calls of ctx.evaluate per generation (the run's default when absent; 0: the one-move offline strategy). */
+  evaluations?: number;
   /** Archive root; a fresh temp folder when absent. */
   out?: string;
   runId?: string;
@@ -49,6 +51,7 @@ export async function runEvolution(engine: SandboxEngine, options: BenchRunOptio
       workers: options.workers,
       ...(options.selection === undefined ? {} : { selection: options.selection }),
       seed: options.seed ?? 1,
+      ...(options.evaluations === undefined ? {} : { evaluations: options.evaluations }),
       out,
       ...(options.runId === undefined ? {} : { runId: options.runId }),
       ...(options.llm === undefined ? {} : { model: options.llm.model }),

@@ -1,10 +1,13 @@
 /**
  * One evolution run in its own process (so its peak RSS is the harness's alone; containers
- * are not children of it), started the way bin/evolve.js starts (its node flags, tsx's ESM hooks only). Prints one JSON line: wall time, generation rate, scores, peak RSS.
+ * are not children of it), started the way bin/evolve.js starts (its node flags, tsx's ESM hooks only). Prints one JSON line: wall time, generation rate, scores, peak RSS, containers.
+ * With `containerBudget`, the run is stopped (as by Ctrl-C) once that many containers have
+ * started through the harness, whatever they were for: self-modification, checks, evaluations
+ * of children and of ctx.evaluate drafts alike.
  *
  *   node <bin/evolve.js's flags> --import tsx/esm bench/lib/run-once.ts <json BenchRunOptions>
  */
-import { DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
+import { countingEngine, DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
 import { connectEngine } from "../../sandbox/src/index.js";
 import { removeRoot, runEvolution, type BenchRunOptions } from "./run-evolution.js";
 
@@ -20,13 +23,25 @@ export interface RunOnceResult {
   maxHeldout: number | null;
   maxRssMb: number;
   problems: string[];
+  /** Containers started through the harness (a warm pool's unused ones not counted). */
+  containers: number;
+  /** Of those, the ctx.evaluate drafts' (import checks and evaluations). */
+  evaluateContainers: number;
+  /** Children recorded as duplicates of an earlier generation. */
+  duplicates: number;
 }
 
-const options = JSON.parse(process.argv[2] ?? "{}") as BenchRunOptions & { warmPool?: number };
+const options = JSON.parse(process.argv[2] ?? "{}") as BenchRunOptions & { warmPool?: number; containerBudget?: number };
 // The warm pool `evolve run` keeps by default, unless the caller says otherwise.
 const engine = await connectEngine({ warmPool: options.warmPool ?? DEFAULT_WARM_POOL });
+const stop = new AbortController();
+const budget = options.containerBudget;
+// The run stops (as on Ctrl-C) as the budget's last container starts: the children in flight then are not recorded.
+const counted = countingEngine(engine, (count) => {
+  if (budget !== undefined && count >= budget) stop.abort();
+});
 try {
-  const run = await runEvolution(engine, options);
+  const run = await runEvolution(counted.engine, options, stop.signal);
   const gens = [...run.generations].sort((a, b) => a.id.localeCompare(b.id));
   const curve: (number | null)[] = [];
   let best: (typeof gens)[number] | null = null;
@@ -48,6 +63,9 @@ try {
     maxHeldout: heldouts.length === 0 ? null : Math.max(...heldouts),
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     problems: run.problems,
+    containers: counted.started(),
+    evaluateContainers: gens.reduce((sum, g) => sum + (g.evaluateCalls?.containers ?? 0), 0),
+    duplicates: gens.filter((g) => g.status.kind === "duplicate").length,
   };
   if (options.out === undefined) await removeRoot(run.root);
   process.stdout.write(JSON.stringify(result) + "\n");

@@ -8,7 +8,7 @@ import type { RunOnceResult } from "./run-once.js";
 const REPO = resolve(import.meta.dirname, "../..");
 
 /** Runs one evolution in a fresh process; rejects with its stderr tail when it fails. */
-export function spawnRun(options: BenchRunOptions & { warmPool?: number }): Promise<RunOnceResult> {
+export function spawnRun(options: BenchRunOptions & { warmPool?: number; containerBudget?: number }): Promise<RunOnceResult> {
   return new Promise((done, fail) => {
     const [command, args] = harnessNode(resolve(REPO, "bench/lib/run-once.ts"), JSON.stringify(options));
     const child = spawn(command, args, {

@@ -14,6 +14,7 @@ import { BUILD_DIR, MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, WORK_DIR } fr
 import type { HostMessage, InitMessage, RunnerMessage, WireJson } from "./protocol.js";
 import type { LlmErrorCode, WireLlmResponse } from "../src/llm-wire.js";
 import { createWorkspaceFiles } from "./workspace-files.js";
+import { createEvaluateClient } from "./evaluate-client.js";
 import { seededRandom } from "./seeded-random.js";
 
 const protocolWrite = process.stdout.write.bind(process.stdout);
@@ -164,9 +165,7 @@ async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Prom
   try {
     if (typeof improve !== "function") throw new Error("improve is not a function");
     const files = createWorkspaceFiles((event) => void send({ type: "tool", ...event }));
-    // Until drafts can be evaluated, every call is refused; request.budget.evaluations says 0.
-    const evaluate = async () => ({ outcome: "refused", reason: "this harness does not evaluate drafts yet", remaining: 0 });
-    const ctx = { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files, evaluate };
+    const ctx = { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files, evaluate: evaluator.evaluate };
     const wire = toWireJson(await improve(init.request, ctx));
     await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value } : { type: "result", id: 0, ok: false, error: wire.error });
   } catch (error) {
@@ -192,6 +191,8 @@ function writeFiles(message: Extract<HostMessage, { type: "files" }>): void {
 }
 
 // ---- main loop --------------------------------------------------------------------------
+
+const evaluator = createEvaluateClient((message) => void send(message));
 
 let onMessage: ((message: HostMessage) => void) | null = null;
 /** Messages that arrive before the agent module has loaded wait here. */
@@ -223,6 +224,7 @@ lines.on("line", (line) => {
     return;
   }
   if (message.type === "llm-result") return settleLlm(message);
+  if (message.type === "evaluate-result") return evaluator.settle(message);
   if (message.type === "init" && !started) {
     started = true;
     if (message.mode === "check") void runCheck();

@@ -75,7 +75,17 @@ export interface FilesMessage {
   files: { path: string; base64: string }[];
 }
 
-export type HostMessage = InitMessage | CallMessage | LlmResultMessage | ShutdownMessage | FilesMessage;
+/**
+ * Improve mode: the host's answer to an evaluate message. `result` is the contract's
+ * EvaluateResult (refused, invalid or evaluated); the runner hands it to the agent as it is.
+ */
+export interface EvaluateResultMessage {
+  type: "evaluate-result";
+  id: number;
+  result: WireJson;
+}
+
+export type HostMessage = InitMessage | CallMessage | LlmResultMessage | ShutdownMessage | FilesMessage | EvaluateResultMessage;
 
 // ---- runner → host ---------------------------------------------------------------------
 
@@ -115,4 +125,14 @@ export interface ToolMessage {
   error: string | null;
 }
 
-export type RunnerMessage = ReadyMessage | LoadErrorMessage | ResultMessage | LlmCallMessage | ToolMessage;
+/**
+ * Improve mode: the meta agent asks the host to check and evaluate its workspace as it is
+ * now (ctx.evaluate). `request` is the agent's EvaluateRequest, unchecked: the host parses it.
+ */
+export interface EvaluateCallMessage {
+  type: "evaluate";
+  id: number;
+  request: WireJson;
+}
+
+export type RunnerMessage = ReadyMessage | LoadErrorMessage | ResultMessage | LlmCallMessage | ToolMessage | EvaluateCallMessage;

@@ -6,11 +6,18 @@
 import { z } from "zod";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { AGENT_DIR } from "../runner/protocol.js";
 import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireJson } from "../runner/protocol.js";
 import { llmRefusal, type WireLlmAnswer } from "./llm-wire.js";
 import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
 import { runnerCommand } from "./runtime-image.js";
-import type { Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+import type { ExtractCaps, ExtractResult, Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+
+/** The meta agent's workspace as it is now, for the host to take out (through the safe extractor). */
+export interface LiveWorkspace {
+  /** Takes /work/agent into a new host folder `hostDir`. */
+  take(hostDir: string, caps?: Partial<ExtractCaps>): Promise<ExtractResult>;
+}
 
 export interface AgentContainerOptions {
   engine: SandboxEngine;
@@ -31,6 +38,11 @@ export interface AgentContainerOptions {
    */
   onLlm?: (request: WireJson) => Promise<WireLlmAnswer>;
   onTool?: (event: ToolMessage) => void;
+  /**
+   * Answers the meta agent's ctx.evaluate: `request` is unchecked agent data; the answer
+   * goes back as it is. It must settle with a value (a refusal, not a rejection).
+   */
+  onEvaluate?: (request: unknown, workspace: LiveWorkspace) => Promise<WireJson>;
 }
 
 const Json: z.ZodType<unknown> = z.lazy(() =>
@@ -45,6 +57,8 @@ export const RunnerMessageSchema = z.union([
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
   // The request is the broker's to parse: a malformed one is refused to the agent, not a violation.
   z.object({ type: z.literal("llm"), id: z.number().int(), request: z.unknown() }),
+  // Unknown, not Json: the host parses the request with its own strict schema.
+  z.object({ type: z.literal("evaluate"), id: z.number().int(), request: z.unknown() }),
   z.object({
     type: z.literal("tool"),
     name: z.enum(["list", "read", "write", "replace", "delete"]),
@@ -111,8 +125,15 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     } catch {
       parsed = undefined;
     }
-    const result = RunnerMessageSchema.safeParse(parsed);
-    if (!result.success) {
+    // A value nested thousands deep is legal JSON but overflows the recursive check: a
+    // line that cannot be checked is no message, and must not throw into the output stream.
+    let result: ReturnType<typeof RunnerMessageSchema.safeParse> | null;
+    try {
+      result = RunnerMessageSchema.safeParse(parsed);
+    } catch {
+      result = null;
+    }
+    if (result === null || !result.success) {
       protocolViolation = `the container printed a line that is not a protocol message: ${JSON.stringify(line.slice(0, 200))}`;
       void sandbox?.kill();
       return;
@@ -120,6 +141,7 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     const message = result.data as RunnerMessage;
     if (message.type === "llm") return serveLlm(message);
     if (message.type === "tool") return options.onTool?.(message);
+    if (message.type === "evaluate") return serveEvaluate(message);
     deliver(message);
   };
 
@@ -130,6 +152,18 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     answer
       .catch((error: unknown) => llmRefusal("internal", `the harness failed to answer: ${error instanceof Error ? error.message : String(error)}`))
       .then((reply) => sandbox?.send({ type: "llm-result", id: message.id, ...reply }));
+  };
+
+  const serveEvaluate = (message: Extract<RunnerMessage, { type: "evaluate" }>): void => {
+    const running = sandbox;
+    if (running === null) return;
+    const refuse = (reason: string): WireJson => ({ outcome: "refused", reason, remaining: 0 });
+    const workspace: LiveWorkspace = { take: (hostDir, caps) => running.takeDirectory(AGENT_DIR, hostDir, caps) };
+    const answer = options.onEvaluate ? options.onEvaluate(message.request, workspace) : Promise.resolve(refuse("this host does not evaluate drafts"));
+    answer.then(
+      (result) => running.send({ type: "evaluate-result", id: message.id, result }),
+      () => running.send({ type: "evaluate-result", id: message.id, result: refuse("the host failed to evaluate the draft") }),
+    );
   };
 
   sandbox = await options.engine.startSandbox(spec, {

@@ -1,158 +1,38 @@
 /**
  * The offline strategy (the default without an LLM): change a few knobs of the tree with
- * ts-morph, guided by the lineage (keep moving a knob that helped, back off one that hurt)
- * and by the feedback (timeouts push effort knobs down). Deterministic for ctx.random.
+ * ts-morph (knob-search.ts). Without ctx.evaluate it submits one proposal, untested; with
+ * it, the inner loop (inner-loop.ts) tests several and keeps the best. Deterministic for
+ * ctx.random (and, with the inner loop, for the scores the harness answers).
  */
 import type { ImproveContext, ImproveReport, ImproveRequest } from "@evolve/contract";
-import { Project, type SourceFile } from "ts-morph";
-import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
-import { formatMoves, hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
+import { innerLoop } from "./inner-loop.js";
+import { openKnobSearch, type KnobSearch } from "./knob-search.js";
+import { formatMoves } from "./moves.js";
 import { search } from "./search-params.js";
 
-const ROOT = "/agent/";
-const SELF = "meta/search-params.ts";
-const EFFORT = /iter|restart|sample|round|trial|depth|attempt|budget|lookahead|generation|pass|rollout/i;
-const NOT_EFFORT = /size|scale|rate|temperature|prob/i;
-/** A type-check costs up to a few seconds cold; skip it when the deadline is closer than this. */
-const CHECK_MARGIN_MS = 8000;
-
-/** Loads every TypeScript file of the tree into an in-memory ts-morph project. */
-async function loadTree(ctx: ImproveContext): Promise<{ project: Project; originals: Map<string, string> }> {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, target: 9, module: 199, moduleResolution: 99, lib: ["lib.es2023.d.ts"], noEmit: true },
-  });
-  const originals = new Map<string, string>();
-  for (const path of await ctx.files.list()) {
-    if (!path.endsWith(".ts") || path.endsWith(".d.ts")) continue;
-    const text = await ctx.files.read(path);
-    originals.set(path, text);
-    project.createSourceFile(ROOT + path, text);
+/** Writes to the workspace the files of `search` that differ from the parent's; returns their paths. */
+export async function writeChanged(ctx: ImproveContext, knobs: KnobSearch): Promise<string[]> {
+  const changed: string[] = [];
+  for (const [path, text] of knobs.texts()) {
+    if (text === knobs.originals.get(path)) continue;
+    await ctx.files.write(path, text);
+    changed.push(path);
   }
-  return { project, originals };
-}
-
-/**
- * One file's diagnostics as comparable keys (no positions: an edit shifts them). Only the
- * edited file is checked: a changed literal breaks its own file in all but contrived cases,
- * checking it alone costs a tenth of checking the tree, and the harness's compile gate
- * still catches the rest. The contract module is not in the tree, so its absence is ignored.
- */
-function diagnosticKeys(sf: SourceFile): Set<string> {
-  const keys = new Set<string>();
-  for (const d of sf.getPreEmitDiagnostics()) {
-    const raw = d.getMessageText();
-    const message = typeof raw === "string" ? raw : raw.getMessageText();
-    if (d.getCode() === 2307 || message.includes("@evolve/contract")) continue;
-    keys.add(`${d.getCode()}|${message}`);
-  }
-  return keys;
-}
-
-function knobsOf(path: string, sf: SourceFile): Knob[] {
-  const annotated = annotatedKnobs(path, sf);
-  if (annotated.length > 0 || !search.literalFallback) return annotated;
-  return literalKnobs(path, sf, annotated);
-}
-
-function pickWeighted<T>(items: readonly T[], weight: (item: T) => number, random: () => number): T | undefined {
-  const total = items.reduce((sum, item) => sum + weight(item), 0);
-  let r = random() * total;
-  for (const item of items) {
-    r -= weight(item);
-    if (r < 0) return item;
-  }
-  return items[items.length - 1];
-}
-
-/** The solver file of the task being evolved: `task/<name>.ts`, else a task file naming it. */
-function taskFileOf(task: string, paths: readonly string[]): string | null {
-  const exact = `task/${task}.ts`;
-  if (paths.includes(exact)) return exact;
-  return paths.find((p) => p.startsWith("task/") && p.includes(task)) ?? null;
+  return changed;
 }
 
 /** Runs the offline strategy; `note` is appended to the summary (e.g. why the LLM was not used). */
 export async function offlineImprove(request: ImproveRequest, ctx: ImproveContext, note = ""): Promise<ImproveReport> {
-  const random = (): number => ctx.random();
   const started = Date.now();
-  const { project, originals } = await loadTree(ctx);
-  const paths = [...originals.keys()];
-  const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
-  const history = knobHistory(request.lineage, search.memory);
-  const text = [request.feedback.stderr, ...request.feedback.instances.map((i) => i.feedback)].join("\n");
-  const timeoutPressure = /time ?out|timed out|deadline|time limit/i.test(text);
-  const steps = { stepScale: search.stepScale, momentum: search.momentum, retreat: search.retreat };
-
-  const hintOf = (knob: Knob): Hint => {
-    const hint = hintFor(history.get(`${knob.file}|${knob.name}`), steps);
-    const effort = knob.spec.kind === "range" && knob.spec.int && EFFORT.test(knob.name) && !NOT_EFFORT.test(knob.name);
-    if (!effort || hint.direction !== 0) return hint;
-    // Without a credited move, more effort is the usual bet, unless instances ran out of time.
-    return timeoutPressure ? { ...hint, direction: -1, weight: 3 } : { ...hint, direction: random() < 0.7 ? 1 : -1 };
-  };
-
-  const taskFile = taskFileOf(request.task.name, paths);
-  const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return sf !== undefined && knobsOf(p, sf).length > 0; });
-  const plan: string[] = [];
-  for (let i = 0; i < search.editsPerGeneration; i++) {
-    const others = withKnobs.filter((p) => p !== taskFile);
-    const useTask = taskFile !== null && withKnobs.includes(taskFile) && (random() < search.taskFileBias || others.length === 0);
-    const file = useTask ? taskFile : others[Math.floor(random() * others.length)];
-    if (file !== undefined && file !== null) plan.push(file);
-  }
-  if (withKnobs.includes(SELF) && random() < search.selfEditRate) plan.push(SELF);
-
-  const checking = search.typeCheck && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
-  const baselines = new Map<string, Set<string>>();
-  const baselineOf = (path: string, sf: SourceFile): Set<string> => {
-    const known = baselines.get(path) ?? diagnosticKeys(sf);
-    baselines.set(path, known);
-    return known;
-  };
-  const moves: Move[] = [];
-  const tried = new Set<string>();
-
-  const editOnce = (path: string): boolean => {
-    const sf = sourceOf(path);
-    if (!sf) return false;
-    for (let attempt = 0; attempt < 6; attempt++) {
-      const knobs = knobsOf(path, sf).filter((k) => !tried.has(`${path}|${k.name}`));
-      const hints = new Map(knobs.map((k) => [k, hintOf(k)] as const));
-      const knob = pickWeighted(knobs, (k) => hints.get(k)?.weight ?? 1, random);
-      const hint = knob && hints.get(knob);
-      if (!knob || !hint) return false;
-      tried.add(`${path}|${knob.name}`);
-      const next = mutate(knob, hint, steps, random);
-      if (next === null) continue;
-      const baseline = checking ? baselineOf(path, sf) : new Set<string>();
-      const before = sf.getFullText();
-      sf.replaceText([knob.start, knob.end], next);
-      if (checking && [...diagnosticKeys(sf)].some((k) => !baseline.has(k))) {
-        sf.replaceWithText(before);
-        continue;
-      }
-      moves.push({ file: path, name: knob.name, from: knob.text, to: next });
-      return true;
-    }
-    return false;
-  };
-
-  for (const path of plan) editOnce(path);
-  // Never an empty generation: fall back to our own search parameters, then to any knob.
-  if (moves.length === 0) for (const path of [SELF, ...withKnobs]) if (editOnce(path)) break;
-
-  ctx.log(`meta offline: ${withKnobs.length} files with knobs, ${moves.length} moves, type-check ${checking ? "on" : "off"}, ${Date.now() - started} ms`);
-  const changedFiles: string[] = [];
-  for (const [path, original] of originals) {
-    const now = sourceOf(path)?.getFullText();
-    if (now === undefined || now === original) continue;
-    await ctx.files.write(path, now);
-    changedFiles.push(path);
-  }
+  const knobs = await openKnobSearch(request, ctx);
+  if (request.budget.evaluations > 0 && search.innerSteps > 0) return innerLoop(request, ctx, knobs, note);
+  const moves = knobs.propose();
+  ctx.log(`meta offline: ${knobs.withKnobs.length} files with knobs, ${moves.length} moves, type-check ${knobs.checking ? "on" : "off"}, ${Date.now() - started} ms`);
+  const changedFiles = await writeChanged(ctx, knobs);
   if (changedFiles.length === 0) {
-    const target = taskFile ?? paths[0] ?? "task/index.ts";
-    const body = originals.get(target) ?? "";
+    const paths = [...knobs.originals.keys()];
+    const target = knobs.taskFile ?? paths[0] ?? "task/index.ts";
+    const body = knobs.originals.get(target) ?? "";
     await ctx.files.write(target, `${body}${body.endsWith("\n") || body === "" ? "" : "\n"}// offline: no knob found in ${request.generation.id}\n`);
     return { summary: `offline: no changeable knob; marked ${target}${note}`, changedFiles: [target] };
   }

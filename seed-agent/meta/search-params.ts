@@ -21,6 +21,8 @@ export const search = {
   literalFallback: true, // evolve:flag
   /** Type-check each offline edit in the container and retry another one on errors (not a knob: it keeps edits compiling). */
   typeCheck: true,
+  /** Moves the offline strategy tests with ctx.evaluate before it keeps the best (capped by the budget; 0: one untested move). */
+  innerSteps: 3, // evolve:range 0..6 int
   /** LLM: how many times a failed SEARCH block is sent back to the model. */
   llmRetries: 2, // evolve:range 0..4 int
   /** LLM: characters of source and feedback the prompt may carry. */

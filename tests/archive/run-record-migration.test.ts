@@ -1,7 +1,7 @@
 /**
- * run.json version 2: strict, complete limits, and version-1 archives (tests/fixtures/
- * archive-v1, written by the harness of 2026-11-22) still read, with the limits their
- * harness used filled in.
+ * run.json version 3: strict, complete limits, and version-1 and -2 archives (tests/fixtures/
+ * archive-v1, written by the harness of 2026-11-22; a version-2 record as the harness wrote
+ * it before ctx.evaluate) still read, with the limits their harness used filled in.
  */
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -20,7 +20,17 @@ async function runJsonWith(edit: (limits: Record<string, unknown>) => void): Pro
   return dir;
 }
 
-describe("run.json version 2", () => {
+/** A run.json as a version-2 harness wrote it: no `evaluations` limit. */
+async function versionTwoRunJson(): Promise<string> {
+  const dir = await tempDir();
+  const record = JSON.parse(JSON.stringify(runRecord())) as { schemaVersion: number; config: { limits: Record<string, unknown> } };
+  record.schemaVersion = 2;
+  delete record.config.limits["evaluations"];
+  await writeFile(join(dir, "run.json"), JSON.stringify(record));
+  return dir;
+}
+
+describe("run.json version 3", () => {
   it("reads a version-1 record with the limits its harness used where it recorded none", async () => {
     const read = await readRunRecord(V1_RUN);
     expect(read.ok ? read.value : read.problem).toMatchObject({
@@ -36,6 +46,7 @@ describe("run.json version 2", () => {
           importTimeoutMs: 10_000, // recorded as null: "the default", 10 s in version 1
           checkMemoryMb: 1024,
           checkTimeoutMs: 30_000,
+          evaluations: 0, // no harness of version 1 evaluated drafts
         },
       },
     });
@@ -44,15 +55,33 @@ describe("run.json version 2", () => {
     expect(contents.generations.map((g) => g.id)).toEqual(["g0000", "g0001"]);
   });
 
-  it("writes a reopened version-1 run back as version 2", async () => {
+  it("reads a version-2 record as one whose meta agents could not evaluate drafts", async () => {
+    const read = await readRunRecord(await versionTwoRunJson());
+    expect(read.ok ? read.value : read.problem).toMatchObject({ schemaVersion: RUN_SCHEMA_VERSION, config: { limits: { evaluations: 0, checkTimeoutMs: 30_000 } } });
+  });
+
+  it("still refuses a version-2 record with a misspelt limit", async () => {
+    const dir = await versionTwoRunJson();
+    const path = join(dir, "run.json");
+    await writeFile(path, (await readFile(path, "utf8")).replace('"checkTimeoutMs"', '"checkTimeoutMz"'));
+    const read = await readRunRecord(dir);
+    expect(read.ok ? "" : read.problem.reason).toMatch(/checkTimeoutMz/);
+  });
+
+  it("refuses a version-3 record without its evaluations", async () => {
+    const read = await readRunRecord(await runJsonWith((limits) => delete limits["evaluations"]));
+    expect(read.ok ? "" : read.problem.reason).toMatch(/evaluations/);
+  });
+
+  it("writes a reopened version-1 run back as version 3", async () => {
     const dir = join(await tempDir(), "run-v1");
     await cp(V1_RUN, dir, { recursive: true });
     const writer = await ArchiveWriter.open(dir);
     await writer.updateRun((r) => r);
     const onDisk = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as { schemaVersion: number; config: { limits: object } };
-    expect(onDisk.schemaVersion).toBe(2);
+    expect(onDisk.schemaVersion).toBe(3);
     expect(Object.keys(onDisk.config.limits).sort()).toEqual(
-      ["budgetTokens", "budgetUsd", "checkMemoryMb", "checkTimeoutMs", "generationTokens", "importTimeoutMs", "improveTimeoutMs"],
+      ["budgetTokens", "budgetUsd", "checkMemoryMb", "checkTimeoutMs", "evaluations", "generationTokens", "importTimeoutMs", "improveTimeoutMs"],
     );
   });
 

@@ -41,6 +41,7 @@ describe("buildImproveRequest", () => {
       lineage: [seed, parent],
       llmTokens: 1234,
       deadline: 99,
+      evaluations: 4,
     });
     const text = JSON.stringify(request);
     expect(text).not.toContain("SECRET-HELDOUT");
@@ -53,7 +54,7 @@ describe("buildImproveRequest", () => {
       { id: "g0000", score: 0.5, summary: "seed" },
       { id: "g0003", score: 0.75, summary: "offline: params.x 1→2" },
     ]);
-    expect(request.budget).toEqual({ llmTokens: 1234, deadline: 99, evaluations: 0 });
+    expect(request.budget).toEqual({ llmTokens: 1234, deadline: 99, evaluations: 4 });
     expect(request.generation).toEqual({ id: "g0005", parent: "g0003", depth: 2 });
     expect(request.task).toEqual({ name: "email-validation", description: "classify addresses", metric: "accuracy" });
   });

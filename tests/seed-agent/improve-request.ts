@@ -2,8 +2,8 @@
 import type { ImproveRequest, LineageStep } from "@evolve/contract";
 import type { WireJson } from "../../sandbox/src/index.js";
 
-/** A request to improve the seed on `task`, with a little visible feedback and the given lineage. */
-export function improveRequest(task: string, seed: number, lineage: LineageStep[] = []): ImproveRequest & WireJson {
+/** A request to improve the seed on `task`, with a little visible feedback, the given lineage, and `evaluations` calls of ctx.evaluate. */
+export function improveRequest(task: string, seed: number, lineage: LineageStep[] = [], evaluations = 0): ImproveRequest & WireJson {
   const request: ImproveRequest = {
     task: { name: task, description: `the ${task} task`, metric: "score" },
     generation: { id: "g0001", parent: "g0000", depth: 1 },
@@ -17,7 +17,7 @@ export function improveRequest(task: string, seed: number, lineage: LineageStep[
       stderr: "",
     },
     lineage: lineage.length > 0 ? lineage : [{ id: "g0000", score: 0.42, summary: "seed" }],
-    budget: { llmTokens: null, deadline: Date.now() + 100_000, evaluations: 0 },
+    budget: { llmTokens: null, deadline: Date.now() + 100_000, evaluations },
   };
   return request as ImproveRequest & WireJson;
 }

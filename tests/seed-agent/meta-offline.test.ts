@@ -7,12 +7,12 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ImproveReport, LineageStep } from "@evolve/contract";
-import { runImprove } from "../../sandbox/src/index.js";
+import type { LineageStep } from "@evolve/contract";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
-import { compileTree, readTree, SEED_DIR } from "./agent-tree.js";
+import { compileTree, oneKnobTree, readTree, SEED_DIR } from "./agent-tree.js";
 import { improveRequest } from "./improve-request.js";
+import { seedImprove } from "./seed-improve.js";
 
 let env: TestEngine;
 let work: string;
@@ -31,21 +31,8 @@ afterAll(async () => {
 });
 
 /** Runs the seed's improve on `agentDir` with no LLM; returns the report and the tree it left. */
-async function improveOffline(agentDir: string, task: string, seed: number, lineage: LineageStep[] = [], build = buildDir) {
-  const takeTo = await mkdtemp(join(work, "take-"));
-  const result = await runImprove({
-    engine: env.engine,
-    image: env.image,
-    labels: { session: env.session, phase: "improve" },
-    buildDir: build,
-    agentDir,
-    takeTo,
-    timeoutMs: 120_000,
-    init: { task, seed, llmAvailable: false, deadline: Date.now() + 100_000, request: improveRequest(task, seed, lineage) },
-  });
-  expect(result.error, result.outcome.stderr).toBeNull();
-  expect(result.extracted.ok).toBe(true);
-  return { report: result.report as ImproveReport, tree: await readTree(takeTo), takeTo };
+function improveOffline(agentDir: string, task: string, seed: number, lineage: LineageStep[] = [], build = buildDir) {
+  return seedImprove(env, { agentDir, buildDir: build, workDir: work, task, seed, request: improveRequest(task, seed, lineage) });
 }
 
 function changedPaths(before: Map<string, string>, after: Map<string, string>): string[] {
@@ -86,14 +73,7 @@ describe("seed meta agent, offline strategy", () => {
     // A tree whose only task knob is `params.iterations`, and whose search parameters (in the
     // build that runs, not only in the tree) always edit it, once, and nothing else.
     const tree = join(work, "fixture-tree");
-    await cp(SEED_DIR, tree, { recursive: true });
-    await writeFile(join(tree, "task/fixture.ts"), "export const params = {\n  iterations: 400, // evolve:range 10..20000 int\n};\n");
-    const paramsPath = join(tree, "meta/search-params.ts");
-    const searchParams = (await readFile(paramsPath, "utf8"))
-      .replace(/taskFileBias: [\d.]+,/, "taskFileBias: 1,")
-      .replace(/selfEditRate: [\d.]+,/, "selfEditRate: 0,")
-      .replace(/editsPerGeneration: \d+,/, "editsPerGeneration: 1,");
-    await writeFile(paramsPath, searchParams);
+    await oneKnobTree(tree);
     const fixtureBuild = join(work, "fixture-build");
     expect(await compileTree(validator, tree, fixtureBuild, SEED_DIR)).toBeNull();
     const moved = "params.iterations 200→400 (task/fixture.ts)";

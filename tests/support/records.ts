@@ -35,6 +35,7 @@ export const LIMITS: RunConfig["limits"] = {
   importTimeoutMs: 10_000,
   checkMemoryMb: 1024,
   checkTimeoutMs: 30_000,
+  evaluations: 3,
 };
 
 export type RunOverrides = Partial<Omit<RunRecord, "config">> & { readonly config?: Partial<RunConfig> };

@@ -42,7 +42,7 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     heldout: z.number().nullable(),
     stage1: z.number().nullable(),
   }),
-  z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid"]) }),
+  z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid", "duplicate"]) }),
   /** The run policy made this valid child wait for a person (after its `recorded`): why, and until when. */
   z.object({ type: z.literal("approval_requested"), ...gen, reasons: z.array(z.string()), deadline: Timestamp.nullable() }),
   /**

@@ -6,9 +6,16 @@ import { GenerationId, Timestamp } from "./generation-id.js";
 
 export const GENERATION_SCHEMA_VERSION = 1;
 
+/**
+ * valid and invalid: what the checks said. duplicate: the child's tree is byte for byte an
+ * earlier generation's (`of`, the first with that snapshot), so it was neither checked nor
+ * evaluated again; its scores are `of`'s (read through the link, not copied), and it is
+ * never a parent (its tree already is one, or was judged).
+ */
 export const GenerationStatus = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("valid") }),
   InvalidStatus,
+  z.object({ kind: z.literal("duplicate"), of: GenerationId }),
 ]);
 export type GenerationStatus = z.infer<typeof GenerationStatus>;
 
@@ -54,6 +61,19 @@ export const TokenUsage = z.object({
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
+/** The meta agent's ctx.evaluate calls in one generation (each is a line of its transcript). */
+export const EvaluateCalls = z.object({
+  /** Every call, refused ones included. */
+  calls: z.number().int().nonnegative(),
+  /** Calls that ran the checks (and the evaluation when they passed): what the per-generation count spends. */
+  counted: z.number().int().nonnegative(),
+  /** Containers they started (import checks and evaluations). */
+  containers: z.number().int().nonnegative(),
+  /** Host time spent answering them; the self-modification container waited meanwhile. */
+  durationMs: Ms,
+});
+export type EvaluateCalls = z.infer<typeof EvaluateCalls>;
+
 export const GenerationRecord = z.object({
   schemaVersion: z.literal(GENERATION_SCHEMA_VERSION),
   id: GenerationId,
@@ -75,6 +95,8 @@ export const GenerationRecord = z.object({
   /** sha256 of snapshot/ (see snapshotHash); null when nothing usable came back. */
   snapshotHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   seed: z.number().int(),
+  /** Absent when the meta agent could not call ctx.evaluate (older records, the seed). */
+  evaluateCalls: EvaluateCalls.optional(),
   createdAt: Timestamp,
   /**
    * Present when the run's policy made this (valid) child wait for a person: it is not a

@@ -31,6 +31,7 @@ export type { ApplyPatchResult, FilePatch, ParsePatchResult, PatchFailure, Patch
 export { writeFileAtomic } from "./atomic-fs.js";
 export {
   ChangedFile,
+  EvaluateCalls,
   GENERATION_SCHEMA_VERSION,
   GenerationRecord,
   GenerationStatus,

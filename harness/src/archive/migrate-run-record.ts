@@ -1,8 +1,10 @@
 /**
  * Reading archives written by earlier versions. Version 1 of run.json kept its limits as an
  * open map of numbers (anything went through, a missing key read as "unlimited"); version 2
- * requires every limit. A version-1 record gets the values the harness of its day used
- * when a key was absent or null, so the run resumes and replays as it ran.
+ * requires every limit; version 3 adds `evaluations`. An older record gets the values the
+ * harness of its day used when a key was absent or null, so the run resumes and replays as
+ * it ran: no harness before version 3 evaluated a draft (ctx.evaluate refused every call),
+ * so an older run's `evaluations` is 0.
  */
 import { z } from "zod";
 
@@ -14,6 +16,9 @@ const V1_DEFAULTS = {
   checkMemoryMb: 1024,
   checkTimeoutMs: 30_000,
 } as const;
+
+/** Calls of ctx.evaluate in runs recorded before version 3: none could be made. */
+const EVALUATIONS_BEFORE_V3 = 0;
 
 const V1Limits = z.looseObject({
   budgetTokens: z.number().nullable().optional(),
@@ -28,8 +33,17 @@ const V1Record = z.looseObject({
   config: z.looseObject({ limits: V1Limits }),
 });
 
-/** A version-1 run.json upgraded to version 2; anything else is returned as it is (the schema judges it). */
+const V2Record = z.looseObject({
+  schemaVersion: z.literal(2),
+  config: z.looseObject({ limits: z.looseObject({}) }),
+});
+
+/** An older run.json upgraded to the current version; anything else is returned as it is (the schema judges it). */
 export function upgradeRunRecord(raw: unknown): unknown {
+  return upgradeV2(upgradeV1(raw));
+}
+
+function upgradeV1(raw: unknown): unknown {
   const v1 = V1Record.safeParse(raw);
   if (!v1.success) return raw;
   const limits = v1.data.config.limits;
@@ -50,4 +64,12 @@ export function upgradeRunRecord(raw: unknown): unknown {
       },
     },
   };
+}
+
+function upgradeV2(raw: unknown): unknown {
+  const v2 = V2Record.safeParse(raw);
+  if (!v2.success) return raw;
+  // Only the new key is added: version 2's limits were already strict, and the schema still judges them.
+  const limits = { ...v2.data.config.limits, evaluations: EVALUATIONS_BEFORE_V3 };
+  return { ...v2.data, schemaVersion: 3, config: { ...v2.data.config, limits } };
 }

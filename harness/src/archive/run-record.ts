@@ -6,8 +6,11 @@ import { RunPolicy } from "../supervision/index.js";
 import { GenerationId, RunId, Timestamp } from "./generation-id.js";
 import { upgradeRunRecord } from "./migrate-run-record.js";
 
-/** 2: run.json's limits are a strict, complete set (version 1 let any numeric key through). */
-export const RUN_SCHEMA_VERSION = 2;
+/**
+ * 2: run.json's limits are a strict, complete set (version 1 let any numeric key through).
+ * 3: the limits gain `evaluations` (ctx.evaluate calls per generation).
+ */
+export const RUN_SCHEMA_VERSION = 3;
 
 export const RunStatus = z.enum(["running", "finished", "interrupted"]);
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -34,6 +37,8 @@ export const RunLimits = z.strictObject({
   checkMemoryMb: PositiveInt,
   /** Wall clock of one candidate's policy, compile and signature checks. */
   checkTimeoutMs: PositiveInt,
+  /** Calls of ctx.evaluate one generation's meta agent may make (0: none). */
+  evaluations: z.number().int().nonnegative(),
 });
 export type RunLimits = z.infer<typeof RunLimits>;
 
@@ -77,6 +82,6 @@ const RunRecordShape = z.object({
   rng: RngState.nullable(),
 });
 
-/** run.json as read: a version-1 record is upgraded first (migrate-run-record.ts). */
+/** run.json as read: a version-1 or -2 record is upgraded first (migrate-run-record.ts). */
 export const RunRecord = z.preprocess(upgradeRunRecord, RunRecordShape);
 export type RunRecord = z.output<typeof RunRecordShape>;

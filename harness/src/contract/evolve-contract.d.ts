@@ -148,7 +148,7 @@ declare module "@evolve/contract" {
       llmTokens: number | null;
       /** Epoch milliseconds by which `improve` must return. */
       deadline: number;
-      /** How many times `ctx.evaluate` may run in this generation. */
+      /** How many times `ctx.evaluate` may run in this generation (a refused call does not count). */
       evaluations: number;
     };
   }
@@ -173,10 +173,10 @@ declare module "@evolve/contract" {
 
   /** What `ctx.evaluate` learnt about the draft; `remaining` is how many calls this generation has left. */
   export type EvaluateResult =
-    /** Nothing was run: the request was malformed, asked for unknown ids, or the budget is spent. */
+    /** Nothing was run and nothing counted: the request was malformed or asked for ids that are not visible instances, the budget is spent, or the deadline is too near. */
     | { outcome: "refused"; reason: string; remaining: number }
-    /** The draft failed a check (the same checks as a child's); nothing was evaluated. */
-    | { outcome: "invalid"; stage: "policy" | "compile" | "signature" | "import"; code: string; message: string; remaining: number }
+    /** The draft failed a check (the same checks as a child's, from taking the workspace out to the import check); nothing was evaluated. */
+    | { outcome: "invalid"; stage: "extract" | "policy" | "compile" | "signature" | "import"; code: string; message: string; remaining: number }
     | { outcome: "evaluated"; score: number; instances: InstanceFeedback[]; stderr: string; remaining: number };
 
   export interface ImproveContext extends SolveContext {

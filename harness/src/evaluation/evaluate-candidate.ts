@@ -8,6 +8,7 @@ import type { Runtime, SandboxLabels, SandboxLimits } from "../../../sandbox/src
 import { EvolveError } from "../errors/index.js";
 import { EvaluationResult, type EvaluationStage, type StageResult } from "../results/index.js";
 import type { Task } from "./load-task.js";
+import type { TaskInstance } from "./grader.js";
 import { runStage, type StageEnv, type StageSession } from "./run-stage.js";
 
 /** Which visible stages run: "staged" obeys the threshold; "full" always runs both; "stage1" stops after it. */
@@ -27,6 +28,11 @@ export interface EvaluateOptions {
   visible?: VisiblePolicy;
   /** Also score the held-out split (for candidates that passed validation). */
   heldout?: boolean;
+  /**
+   * Only these instances of the visible split, as one "visible" stage (a meta agent's
+   * ctx.evaluate of listed ids): no staging, and never with `heldout`.
+   */
+  subset?: readonly TaskInstance[];
   /** Overrides of the manifest. */
   repeats?: number;
   instanceTimeoutMs?: number;
@@ -56,6 +62,8 @@ function validate(opts: EvaluateOptions): void {
   if (opts.maxRestarts !== undefined && !(Number.isInteger(opts.maxRestarts) && opts.maxRestarts >= 0))
     problems.push("maxRestarts must be a non-negative integer");
   if (!Number.isInteger(opts.seed)) problems.push("seed must be an integer");
+  if (opts.subset !== undefined && opts.heldout === true) problems.push("a subset of the visible split is never evaluated with the held-out split");
+  if (opts.subset !== undefined && opts.subset.some((i) => !opts.task.visible.includes(i))) problems.push("a subset must be instances of the visible split");
   if (problems.length > 0) throw new EvolveError("invalid_options", `evaluation options: ${problems.join("; ")}`);
 }
 
@@ -107,13 +115,14 @@ export async function evaluateCandidate(opts: EvaluateOptions): Promise<Evaluati
   const stages: StageResult[] = [];
   let computeMs = 0;
   const visibleEnv = env();
-  const stage1 = await runStage("stage1", "visible", opts.task.visible.slice(0, manifest.stages.stage1Size), visibleEnv);
+  const first = opts.subset === undefined ? { stage: "stage1" as const, instances: opts.task.visible.slice(0, manifest.stages.stage1Size) } : { stage: "visible" as const, instances: opts.subset };
+  const stage1 = await runStage(first.stage, "visible", first.instances, visibleEnv);
   stages.push(stage1.result);
   computeMs += stage1.computeMs;
   const passedStage1 = stage1.result.score >= manifest.stages.threshold;
 
   const policy = opts.visible ?? "staged";
-  const rest = opts.task.visible.slice(manifest.stages.stage1Size);
+  const rest = opts.subset === undefined ? opts.task.visible.slice(manifest.stages.stage1Size) : [];
   const runRest = rest.length > 0 && (policy === "full" || (policy === "staged" && passedStage1));
   if (runRest) {
     const run = await runStage("visible", "visible", rest, visibleEnv);

@@ -22,6 +22,8 @@ export interface ChildPlan {
   /** Root to parent, root first. */
   lineage: readonly GenerationRecord[];
   seed: number;
+  /** The first recorded generation with this snapshot hash, if any (duplicates are recorded, not judged). */
+  sameTree?: (snapshotHash: string) => GenerationRecord | null;
 }
 
 /** Runs one child to its record; returns the record written. */
@@ -55,6 +57,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
           lineage: plan.lineage,
           llmTokens,
           deadline,
+          evaluations: ctx.evaluations,
         }),
     });
     timings.selfModify = modified.durationMs;
@@ -80,7 +83,9 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
 
     let evaluation: EvaluationResult | null = null;
     if (failure === null && diff === null) failure = fail("extract", "no_tree", "the meta agent's tree did not come back");
-    if (failure === null && diff !== null) {
+    // The parent's own tree is left to the policy gate, which records it as an empty change.
+    const original = failure === null && diff !== null && diff.snapshotHash !== parent.snapshotHash ? (plan.sameTree?.(diff.snapshotHash) ?? null) : null;
+    if (failure === null && diff !== null && original === null) {
       ({ failure, evaluation } = await judgeTree({
         ctx,
         writer,
@@ -107,6 +112,8 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       seed: plan.seed,
       timings,
       started,
+      evaluateCalls: modified.evaluateCalls,
+      duplicateOf: original?.id ?? null,
     });
     const approval = approvalRequestFor(ctx.policy, failure, diff?.changes ?? []);
     const recorded = await recordGeneration(writer, approval === undefined ? record : { ...record, approval }, {

@@ -7,6 +7,7 @@ import type { ImproveRequest, InstanceFeedback, LineageStep } from "@evolve/cont
 import type { GenerationRecord } from "../archive/index.js";
 import type { TaskManifest } from "../evaluation/index.js";
 import { capText } from "../text/index.js";
+import type { StageResult } from "../results/index.js";
 
 const FEEDBACK_CHARS = 600;
 const STDERR_CHARS = 4_000;
@@ -22,12 +23,17 @@ export interface RequestInputs {
   lineage: readonly GenerationRecord[];
   llmTokens: number | null;
   deadline: number;
+  /** Calls of ctx.evaluate the meta agent may make. */
+  evaluations: number;
 }
 
-/** Builds the request from visible data only. */
-export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
-  const { parent } = inputs;
-  const visibleStages = (parent.evaluation?.stages ?? []).filter((s) => s.stage === "stage1" || s.stage === "visible");
+/**
+ * What an agent may see of an evaluation: the visible stages' instances (grader feedback and
+ * errors, capped) and stderr excerpt. The one filter between evaluation results and an
+ * agent, for the parent's feedback and for ctx.evaluate's answers alike.
+ */
+export function visibleFeedback(stages: readonly StageResult[]): { instances: InstanceFeedback[]; stderr: string } {
+  const visibleStages = stages.filter((s) => s.stage === "stage1" || s.stage === "visible");
   const instances: InstanceFeedback[] = visibleStages
     .flatMap((s) => s.instances)
     .filter((i) => i.split === "visible")
@@ -38,6 +44,13 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
       feedback: capText(i.error === null ? i.feedback : `${i.feedback} (error: ${i.error})`, FEEDBACK_CHARS),
     }));
   const stderr = capText(visibleStages.map((s) => s.stderr).filter((s) => s.trim() !== "").join("\n"), STDERR_CHARS);
+  return { instances, stderr };
+}
+
+/** Builds the request from visible data only. */
+export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
+  const { parent } = inputs;
+  const { instances, stderr } = visibleFeedback(parent.evaluation?.stages ?? []);
   const lineage: LineageStep[] = inputs.lineage.map((g) => ({
     id: g.id,
     score: g.scores.visible,
@@ -49,6 +62,6 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
     seed: inputs.seed,
     feedback: { score: parent.scores.visible, instances, stderr },
     lineage,
-    budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline, evaluations: 0 },
+    budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline, evaluations: inputs.evaluations },
   };
 }

@@ -8,6 +8,7 @@ export { resumeRun } from "./resume.js";
 export {
   BUILTIN_TASKS_DIR,
   DEFAULT_AGENT_DIR,
+  DEFAULT_EVALUATIONS,
   DEFAULT_ARCHIVE_ROOT,
   DEFAULT_GENERATIONS,
   DEFAULT_IMPROVE_TIMEOUT_MS,
@@ -28,6 +29,11 @@ export { checkInterrupted, StepInterrupted } from "./run-context.js";
 export type { LlmSettings, RunContext, SandboxSettings } from "./run-context.js";
 export { buildImproveRequest } from "./improve-request.js";
 export type { RequestInputs } from "./improve-request.js";
+export { countingEngine } from "./counting-engine.js";
+export { createDraftEvaluator, evaluateSlackMs, MIN_WINDOW_MS } from "./draft-evaluator.js";
+export type { DraftEvaluator, DraftEvaluatorInput } from "./draft-evaluator.js";
+export { DraftRequest, MAX_LISTED_IDS, planDraftRequest } from "./draft-request.js";
+export type { DraftPlan } from "./draft-request.js";
 export { selfModifyStep } from "./self-modify-step.js";
 export type { SelfModifyInput, SelfModifyResult } from "./self-modify-step.js";
 export { validateStep } from "./validate-step.js";

@@ -20,6 +20,7 @@ interface Counters {
   done: number;
   valid: number;
   invalid: number;
+  duplicates: number;
   running: number;
   best: number | null;
   tokens: number;
@@ -44,7 +45,7 @@ export class Progress {
   constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[], supervised = false) {
     this.#sink = sink;
     this.#supervised = supervised;
-    this.#counters = { total, done: 0, valid: 0, invalid: 0, running: 0, best: null, tokens: 0, costUsd: 0 };
+    this.#counters = { total, done: 0, valid: 0, invalid: 0, duplicates: 0, running: 0, best: null, tokens: 0, costUsd: 0 };
     for (const record of previous) this.#count(record);
     this.#counters.done = previous.filter((r) => r.parent !== null).length;
     if (sink.isTTY) {
@@ -107,7 +108,7 @@ export class Progress {
     const eta = this.#doneHere === 0 || left <= 0 ? "?" : formatDuration((elapsed / this.#doneHere) * left);
     const cost = c.costUsd === null ? "cost ?" : `$${c.costUsd.toFixed(4)}`;
     const pending = this.#supervised ? ` pending ${this.#pending.size}` : "";
-    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid}${pending} | ${c.tokens} tokens ${cost} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
+    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid}${c.duplicates > 0 ? ` dup ${c.duplicates}` : ""}${pending} | ${c.tokens} tokens ${cost} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
   }
 
   #count(record: GenerationRecord): void {
@@ -119,7 +120,8 @@ export class Progress {
       // The best counts only what may be used, as bestGeneration does.
       const score = record.scores.visible;
       if (score !== null && (state === "not_required" || state === "approved") && (c.best === null || score > c.best)) c.best = score;
-    } else if (record.parent !== null) c.invalid++;
+    } else if (record.status.kind === "duplicate") c.duplicates++;
+    else if (record.parent !== null) c.invalid++;
     c.tokens += record.tokens.prompt + record.tokens.completion;
     c.costUsd = c.costUsd === null || record.costUsd === null ? null : c.costUsd + record.costUsd;
   }
@@ -145,6 +147,7 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
   if (record.status.kind === "invalid") {
     return `${head} invalid at ${failureLabel(record.status)} - ${record.status.message.slice(0, 160)} (${seconds})`;
   }
+  if (record.status.kind === "duplicate") return `${head} duplicate of ${record.status.of}: the same tree, not evaluated again (${seconds})`;
   const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
   const waits = record.approval === undefined ? "" : `, waits for approval (${record.approval.reasons.join("; ").slice(0, 160)})`;
   return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)}${waits} (${seconds})${summary}`;

@@ -3,6 +3,7 @@ import {
   GENERATION_SCHEMA_VERSION,
   type ArchiveWriter,
   type ChangedFile,
+  type EvaluateCalls,
   type GenerationFiles,
   type GenerationRecord,
   PhaseTimings,
@@ -30,6 +31,10 @@ export interface RecordInputs {
   timings: PhaseTimings;
   /** performance.now() when the generation started. */
   started: number;
+  /** The earlier generation whose tree this one is byte for byte (it was then not judged again). */
+  duplicateOf?: string | null;
+  /** The meta agent's ctx.evaluate calls; absent or null when it could make none. */
+  evaluateCalls?: EvaluateCalls | null;
 }
 
 /** Builds the generation record (timings.total is set when it is written). */
@@ -41,9 +46,11 @@ export function buildRecord(inputs: RecordInputs): GenerationRecord {
     parent: inputs.parent,
     depth: inputs.depth,
     status:
-      failure === null
-        ? { kind: "valid" }
-        : { kind: "invalid", ...failure },
+      failure !== null
+        ? { kind: "invalid", ...failure }
+        : inputs.duplicateOf != null
+          ? { kind: "duplicate", of: inputs.duplicateOf }
+          : { kind: "valid" },
     evaluation: inputs.evaluation,
     scores: scoresOf(inputs.evaluation),
     summary: inputs.summary,
@@ -54,6 +61,7 @@ export function buildRecord(inputs: RecordInputs): GenerationRecord {
     model: inputs.model,
     snapshotHash: inputs.snapshotHash,
     seed: inputs.seed,
+    ...(inputs.evaluateCalls == null ? {} : { evaluateCalls: inputs.evaluateCalls }),
     createdAt: new Date().toISOString(),
   };
 }

@@ -64,6 +64,7 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
     evaluationSeed: run.config.seed,
     runSeed: run.config.seed,
     signal: parts.signal,
+    evaluations: limits.evaluations,
     checkDeaths: parts.checkDeaths ?? new Map(),
     // An archive written before run policies existed has none: every valid child is a parent.
     policy: run.policy ?? null,

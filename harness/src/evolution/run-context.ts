@@ -44,6 +44,8 @@ export interface RunContext {
   runSeed: number;
   /** Set on Ctrl-C: steps stop at the next phase boundary and record nothing. */
   signal: AbortSignal;
+  /** Calls of ctx.evaluate each generation's meta agent may make. */
+  evaluations: number;
   /** Snapshot hash → harness deaths while its checks ran (from the event log, at resume). */
   checkDeaths: ReadonlyMap<string, number>;
   /** The run policy from run.json (protected paths, approval rules); null: none. */

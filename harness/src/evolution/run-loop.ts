@@ -74,7 +74,8 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
     const lineage = lineageOf(state.records, parentId).map((g) => byId.get(g) as GenerationRecord);
     const parent = byId.get(parentId) as GenerationRecord;
     progress.childStarted();
-    const done = runChild(ctx, writer, { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0) }).then(
+    const sameTree = (hash: string): GenerationRecord | null => state.records.find((r) => r.snapshotHash === hash && r.status.kind !== "duplicate") ?? null;
+    const done = runChild(ctx, writer, { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree }).then(
       (record) => {
         state.records.push(record);
         state.records.sort((a, b) => compareIds(a.id, b.id));

@@ -32,6 +32,10 @@ export const DEFAULT_IMPROVE_TIMEOUT_MS = 180_000;
  * still used once; starting them ahead takes ~0.9 s off a generation (bench/RESULTS.md).
  */
 export const DEFAULT_WARM_POOL = 2;
+/** Calls of ctx.evaluate per generation when --evaluations is not given. */
+export const DEFAULT_EVALUATIONS = 3;
+/** The most --evaluations accepts: each call costs containers and minutes. */
+export const MAX_EVALUATIONS = 50;
 
 const PositiveInt = z.number().int().positive();
 
@@ -67,6 +71,8 @@ export const RunOptions = z.object({
   checkTimeoutMs: CheckLimits.shape.timeoutMs.default(DEFAULT_CHECK_LIMITS.timeoutMs),
   /** A run policy file (JSON: protected paths, approval rules); null: none, every valid child is a parent. */
   policy: z.string().min(1).nullable().default(null),
+  /** Calls of ctx.evaluate one generation's meta agent may make (0: none). */
+  evaluations: z.number().int().nonnegative().max(MAX_EVALUATIONS).default(DEFAULT_EVALUATIONS),
   /** Run id (folder name); generated when absent. */
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).optional(),
 });

@@ -10,6 +10,8 @@ import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "
 import { failure, type FailureAt } from "../results/index.js";
 import type { RunContext } from "./run-context.js";
 import { oneLine } from "../text/index.js";
+import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
+import type { EvaluateCalls } from "../archive/index.js";
 
 /** What the meta agent's report may say; anything else in it is ignored. */
 const ReportShape = z.object({ summary: z.string() }).loose();
@@ -17,7 +19,7 @@ const ReportShape = z.object({ summary: z.string() }).loose();
 const SUMMARY_CHARS = 500;
 
 export interface SelfModifyInput {
-  ctx: Pick<RunContext, "sandbox" | "llm" | "task" | "runId">;
+  ctx: Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal" | "policy">;
   generationId: string;
   /** The parent's snapshot (TypeScript tree) and its compiled build. */
   parentSnapshotDir: string;
@@ -39,6 +41,8 @@ export interface SelfModifyResult {
   outcome: ImproveOutcome["outcome"];
   transcript: TranscriptEntry[];
   usage: BrokerUsage;
+  /** The meta agent's ctx.evaluate calls; null when the run allows none. */
+  evaluateCalls: EvaluateCalls | null;
   model: string | null;
   durationMs: number;
 }
@@ -53,9 +57,12 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     generationLimits: ctx.llm.generationLimits,
     ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
   });
-  const timeoutMs = ctx.sandbox.improveTimeoutMs;
-  // The agent's deadline leaves slack for the workspace to be taken out before the kill.
-  const deadline = Date.now() + Math.max(1_000, timeoutMs - 15_000);
+  // The agent's deadline leaves slack for the workspace to be taken out before the kill;
+  // ctx.evaluate runs on the agent's time, and the container's clock gets what a call
+  // begun just before the deadline can outlast it by (see evaluateSlackMs).
+  const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
+  const timeoutMs = ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0);
+  const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
   let result: ImproveOutcome;
   try {
     result = await runImprove({
@@ -76,9 +83,12 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
       },
       onLlm: broker.onLlm,
       onTool: broker.onTool,
+      onEvaluate: drafts.onEvaluate,
     });
   } finally {
     broker.close();
+    const harnessFailure = await drafts.close();
+    if (harnessFailure !== null) throw harnessFailure;
   }
   const parsed = ReportShape.safeParse(result.report);
   const summary = parsed.success ? oneLine(parsed.data.summary, SUMMARY_CHARS) : null;
@@ -86,8 +96,10 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     summary,
     treeTaken: result.extracted.ok,
     outcome: result.outcome,
-    transcript: broker.transcript(),
+    // Arrival order across the broker's and the evaluator's entries (a stable sort keeps ties as they came).
+    transcript: [...broker.transcript(), ...drafts.transcript()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     usage: broker.usage(),
+    evaluateCalls: ctx.evaluations > 0 ? drafts.usage() : null,
     model: ctx.llm.setup.available ? ctx.llm.setup.model : null,
     durationMs: performance.now() - started,
   };

@@ -97,6 +97,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
         importTimeoutMs: options.importTimeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
         checkMemoryMb: options.checkMemoryMb,
         checkTimeoutMs: options.checkTimeoutMs,
+        evaluations: options.evaluations,
       },
     },
     harnessVersion: await harnessVersion(),

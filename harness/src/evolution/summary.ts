@@ -15,6 +15,8 @@ export interface RunSummary {
   requested: number;
   valid: number;
   invalid: number;
+  /** Children whose tree an earlier generation already had (recorded, not judged again). */
+  duplicates: number;
   seed: GenerationRecord | null;
   best: GenerationRecord | null;
   tokens: number;
@@ -40,6 +42,7 @@ export function summarise(
     children: children.length,
     valid: children.filter((r) => r.status.kind === "valid").length,
     invalid: children.filter((r) => r.status.kind === "invalid").length,
+    duplicates: children.filter((r) => r.status.kind === "duplicate").length,
     seed: records.find((r) => r.parent === null) ?? null,
     best: bestGeneration(records),
     tokens: records.reduce((s, r) => s + r.tokens.prompt + r.tokens.completion, 0),
@@ -68,7 +71,8 @@ const ENDS: Record<LoopEnd, string> = {
 
 /** The summary as the lines `evolve run` prints. */
 export function formatSummary(s: RunSummary): string[] {
-  const lines = [`run ${s.runId} ${ENDS[s.end]}: ${s.children}/${s.requested} children (${s.valid} valid, ${s.invalid} invalid) in ${formatDuration(s.wallMs)}`];
+  const duplicates = s.duplicates > 0 ? `, ${s.duplicates} duplicates` : "";
+  const lines = [`run ${s.runId} ${ENDS[s.end]}: ${s.children}/${s.requested} children (${s.valid} valid, ${s.invalid} invalid${duplicates}) in ${formatDuration(s.wallMs)}`];
   const seed = s.seed;
   if (s.best === null || seed === null) {
     lines.push("best: none (no valid, evaluated generation)");

@@ -37,3 +37,4 @@ export {
   parseTranscript,
 } from "./transcript.js";
 export type { TranscriptProblem } from "./transcript.js";
+export { EvaluateTranscriptEntry } from "./evaluate-entry.js";

@@ -107,7 +107,10 @@ export async function replayLineage(options: ReplayOptions): Promise<ReplayRepor
         say(`   ${g.id}  no snapshot to validate (recorded ${g.status.kind === "invalid" ? g.status.stage : "none"})`);
         continue;
       }
-      const check = await replayScores(ctx, g, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
+      // A duplicate was never judged itself: the replay is held to the generation it duplicates.
+      const original = g.status.kind === "duplicate" ? byId.get(g.status.of) : undefined;
+      const reference = original === undefined ? g : { ...g, status: original.status, scores: original.scores };
+      const check = await replayScores(ctx, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
       scores.push(check);
       say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
     }

@@ -25,7 +25,14 @@ export interface ScoreCheck {
 }
 
 function statusOf(g: GenerationRecord): string {
-  return g.status.kind === "valid" ? "valid" : `invalid at ${g.status.stage} (${g.status.code})`;
+  switch (g.status.kind) {
+    case "valid":
+      return "valid";
+    case "invalid":
+      return `invalid at ${g.status.stage} (${g.status.code})`;
+    case "duplicate":
+      return `duplicate of ${g.status.of}`;
+  }
 }
 
 /** Compares score summaries split by split. */

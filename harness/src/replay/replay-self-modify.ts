@@ -72,6 +72,7 @@ export async function replaySelfModify(
         lineage,
         llmTokens,
         deadline,
+        evaluations: ctx.evaluations,
       }),
   });
   const divergence = port?.divergence ?? null;

@@ -19,6 +19,8 @@ export interface NodeView {
   readonly parent: string | null;
   readonly depth: number;
   readonly valid: boolean;
+  /** The earlier generation whose tree this one is (not judged again), or null. */
+  readonly duplicateOf: string | null;
   readonly stage: string | null;
   readonly code: string | null;
   readonly message: string | null;

@@ -100,11 +100,18 @@ export function formatMs(ms: number | undefined): string {
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-/** The status of a record in a few words: "valid" or "invalid at compile: syntax_error". */
+/** The status of a record in a few words: "valid", "invalid at compile: syntax_error", "duplicate of g0003" or "valid, pending approval". */
 export function describeStatus(g: GenerationRecord, now: number = Date.now()): string {
-  if (g.status.kind === "invalid") return `invalid at ${failureLabel(g.status)}`;
-  const approval = describeApproval(g, now);
-  return approval === null ? "valid" : `valid, ${approval}`;
+  switch (g.status.kind) {
+    case "invalid":
+      return `invalid at ${failureLabel(g.status)}`;
+    case "duplicate":
+      return `duplicate of ${g.status.of}`;
+    case "valid": {
+      const approval = describeApproval(g, now);
+      return approval === null ? "valid" : `valid, ${approval}`;
+    }
+  }
 }
 
 /** Where a child stands with its approval, in a few words the views share; null when none was needed. */

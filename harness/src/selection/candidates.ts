@@ -24,14 +24,15 @@ export interface SelectionCandidate {
 export interface GenerationLike {
   readonly id: string;
   readonly parent: string | null;
-  readonly status: { readonly kind: "valid" | "invalid" };
+  readonly status: { readonly kind: "valid" | "invalid" | "duplicate" };
   readonly scores: { readonly visible: number | null };
   /** The approval request a run policy attached, if any. */
   readonly approval?: ApprovalLike | undefined;
 }
 
 /**
- * Candidates from archive records. Children are every attempted child (valid or not):
+ * Candidates from archive records; only valid generations are eligible (a duplicate's tree is
+ * its original's). Children are every attempted child (valid, invalid or a duplicate):
  * a parent whose edits keep failing is explored less, as with DGM's children count.
  * `inFlightParents` lists the parents of children still being made (one entry per
  * child), so parallel workers do not all pile onto the same parent. A valid generation

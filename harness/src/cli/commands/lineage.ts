@@ -33,7 +33,7 @@ ${JSON_HELP}`,
       const prev = i === 0 ? null : (chain[i - 1] ?? null);
       return {
         id: g.id,
-        status: g.status.kind === "valid" ? "valid" : `invalid:${g.status.stage}`,
+        status: g.status.kind === "invalid" ? `invalid:${g.status.stage}` : g.status.kind === "duplicate" ? `duplicate:${g.status.of}` : "valid",
         visible: g.scores.visible,
         heldout: g.scores.heldout,
         deltaVisible: prev === null || g.scores.visible === null || prev.scores.visible === null ? null : g.scores.visible - prev.scores.visible,

@@ -1,7 +1,7 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
 import { EvolveError } from "../../errors/index.js";
 import type { ProgressSink } from "../../evolution/index.js";
-import { DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK } from "../../evolution/run-options.js";
+import { DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run-options.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
 import { resolveTaskArg } from "../task-arg.js";
@@ -44,6 +44,8 @@ export const run: CliCommand = {
                         invalid (compile_memory, compile_timeout) and the run goes on
   --policy FILE         run policy (JSON): protected paths no child may change, and approval rules for changes
                         that wait for a person (evolve pending / approve / reject); see README "Supervised runs"
+  --evaluations N       calls of ctx.evaluate per generation: the meta agent's draft checked and evaluated on visible
+                        instances (default ${DEFAULT_EVALUATIONS}, at most ${MAX_EVALUATIONS}; 0: none, the offline strategy then makes one move)
   Ctrl-C stops cleanly (exit 130); \`evolve resume <run>\` continues.`,
   options: {
     task: { type: "string" },
@@ -63,6 +65,7 @@ export const run: CliCommand = {
     "check-memory": { type: "string" },
     "check-timeout": { type: "string" },
     policy: { type: "string" },
+    evaluations: { type: "string" },
   },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values }) {
@@ -87,6 +90,7 @@ export const run: CliCommand = {
       checkMemoryMb: numberOption(values, "check-memory"),
       checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
       policy: stringOption(values, "policy"),
+      evaluations: numberOption(values, "evaluations"),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
     // The engine loads only when a command needs it: `--help` and bad options stay instant.

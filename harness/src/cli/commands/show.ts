@@ -34,12 +34,14 @@ ${JSON_HELP}`,
       return 0;
     }
     const parent = g.parent === null ? null : (run.generations.find((p) => p.id === g.parent) ?? null);
-    for (const line of describe(g, parent, lineage, children)) out(line);
+    const of = g.status.kind === "duplicate" ? g.status.of : null;
+    const original = of === null ? null : (run.generations.find((p) => p.id === of) ?? null);
+    for (const line of describe(g, parent, lineage, children, original)) out(line);
     return 0;
   },
 };
 
-function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage: string[], children: string[]): string[] {
+function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage: string[], children: string[], original: GenerationRecord | null): string[] {
   const lines: string[] = [];
   lines.push(`${g.id}  ${describeStatus(g)}  depth ${g.depth}  created ${g.createdAt}`);
   lines.push(`parent    ${g.parent ?? "none (root)"}`);
@@ -57,6 +59,10 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
     lines.push(`failed at ${failureLabel(g.status)}`);
     const where = g.status.file === null ? "" : `${g.status.file}${g.status.line === null ? "" : `:${g.status.line}`}: `;
     lines.push(`  ${where}${oneLine(g.status.message, 400)}`);
+  } else if (g.status.kind === "duplicate") {
+    lines.push("");
+    lines.push(`the same tree as ${g.status.of}, byte for byte: not checked or evaluated again, never a parent`);
+    if (original !== null) lines.push(`  ${original.id}: ${describeStatus(original)}, visible ${formatScore(original.scores.visible)}, held-out ${formatScore(original.scores.heldout)}`);
   } else {
     lines.push("validation passed (policy, compile, signature, import)");
   }
@@ -81,5 +87,9 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   const timings = Object.entries(g.timings).filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${formatMs(v)}`);
   lines.push(`timings   ${timings.length === 0 ? "—" : timings.join(", ")}`);
   lines.push(`snapshot  ${g.snapshotHash ?? "none"}  seed ${g.seed}`);
+  if (g.evaluateCalls !== undefined) {
+    const e = g.evaluateCalls;
+    lines.push(`self-test ${e.calls} ctx.evaluate calls (${e.counted} counted), ${e.containers} containers, ${formatMs(e.durationMs)}`);
+  }
   return lines;
 }

@@ -50,7 +50,8 @@ ${JSON_HELP}`,
     for (const line of treeLines(gens, counts, path, best?.id ?? null, colour)) out(line);
     const waiting = gens.filter((g) => approvalState(g) === "pending").length;
     const pending = gens.some((g) => g.approval !== undefined) ? `, ${waiting} pending approval` : "";
-    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${pending}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
+    const duplicates = gens.filter((g) => g.status.kind === "duplicate").length;
+    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${duplicates > 0 ? `, ${duplicates} duplicates` : ""}${pending}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
     return 0;
   },
 };
@@ -58,7 +59,12 @@ ${JSON_HELP}`,
 function label(g: GenerationRecord, children: number, best: string | null): string {
   const scores = `${formatScore(g.scores.visible)} / ${formatScore(g.scores.heldout)}`;
   const tag = approvalTag(g);
-  const status = g.status.kind === "valid" ? `valid${tag === null ? "" : ` ${tag}`}` : `INVALID ${failureLabel(g.status)} ${oneLine(g.status.message, 80)}`;
+  const status =
+    g.status.kind === "invalid"
+      ? `INVALID ${failureLabel(g.status)} ${oneLine(g.status.message, 80)}`
+      : g.status.kind === "duplicate"
+        ? `DUPLICATE of ${g.status.of} (same tree, not evaluated again)`
+        : `valid${tag === null ? "" : ` ${tag}`}`;
   return `${g.id}  ${scores}  ${status}  children ${children}${g.id === best ? "  ★ best" : ""}`;
 }
 

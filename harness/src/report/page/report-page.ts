@@ -49,6 +49,12 @@ function score(x: number | null | undefined): string {
   return num(x) ? x.toFixed(4) : DASH;
 }
 
+/** A node's status in words, as the CLI says it (describeStatus). */
+function statusText(n: NodeView): string {
+  if (n.valid) return "valid";
+  return n.duplicateOf !== null ? `duplicate of ${n.duplicateOf}` : `invalid at ${n.stage}: ${n.code}`;
+}
+
 function ms(x: number | undefined): string {
   if (!num(x)) return DASH;
   if (x < 1000) return `${Math.round(x)}ms`;
@@ -102,7 +108,8 @@ const meta = [
   `seed ${run.seed === null ? "?" : run.seed}`,
   `selection ${run.selection || "?"}`,
   `${nodes.length} generations`,
-  `${nodes.filter((n) => !n.valid).length} invalid`,
+  `${nodes.filter((n) => !n.valid && n.duplicateOf === null).length} invalid`,
+  `${nodes.filter((n) => n.duplicateOf !== null).length} duplicates`,
   ...(nodes.some((n) => n.approval !== null) ? [`${nodes.filter((n) => n.approval === "pending").length} pending approval`] : []),
   `best ${bestNode === undefined ? DASH : `${bestNode.id} (${score(bestNode.visible)} visible, ${score(bestNode.heldout)} held-out)`}`,
 ];
@@ -168,13 +175,16 @@ for (const n of nodes) {
     : svg("rect", { x: px(n.id) - R, y: py(n.id) - R, width: 2 * R, height: 2 * R, fill: colourFor(n), class: cls });
   shape.setAttribute("data-id", n.id);
   const title = svg("title");
-  title.textContent = n.id + (n.valid ? `  visible ${score(n.visible)}  held-out ${score(n.heldout)}` : `  invalid at ${n.stage}: ${n.code}`) + (n.approval === null ? "" : `  ${n.approval === "pending" ? "pending approval" : n.approval}`);
+  title.textContent =
+    n.id +
+    (n.valid ? `  visible ${score(n.visible)}  held-out ${score(n.heldout)}` : `  ${statusText(n)}`) +
+    (n.approval === null ? "" : `  ${n.approval === "pending" ? "pending approval" : n.approval}`);
   shape.appendChild(title);
   dots.appendChild(shape);
   shapes.set(n.id, shape);
   if (!n.valid) {
     const mark = svg("text", { x: px(n.id), y: py(n.id), class: "stage-mark" });
-    mark.textContent = STAGE_MARK.get(n.stage ?? "") ?? "?";
+    mark.textContent = n.duplicateOf !== null ? "=" : (STAGE_MARK.get(n.stage ?? "") ?? "?");
     dots.appendChild(mark);
   } else if (n.approval !== null) {
     const mark = svg("text", { x: px(n.id), y: py(n.id), class: "stage-mark" });
@@ -381,7 +391,7 @@ function select(id: string): void {
   d.textContent = "";
   const head = el("div");
   head.appendChild(el("strong", `${n.id}  `));
-  head.appendChild(el("span", n.valid ? "valid" : `invalid at ${n.stage}: ${n.code}`, n.valid ? "status-valid" : "status-invalid"));
+  head.appendChild(el("span", statusText(n), n.valid ? "status-valid" : "status-invalid"));
   head.setAttribute("id", "detail-head");
   d.appendChild(head);
   if (n.summary !== null) d.appendChild(el("div", n.summary, "muted"));
@@ -391,7 +401,8 @@ function select(id: string): void {
   row(t, "visible", score(n.visible) + versusParent(n));
   row(t, "held-out", score(n.heldout));
   row(t, "stage 1", score(n.stage1));
-  if (!n.valid) row(t, "validation", `${n.stage}: ${n.code}${n.where ? ` at ${n.where}` : ""}${n.message ? ` ${DASH} ${n.message}` : ""}`);
+  if (n.duplicateOf !== null) row(t, "validation", `not run: the same tree as ${n.duplicateOf}`);
+  else if (!n.valid) row(t, "validation", `${n.stage}: ${n.code}${n.where ? ` at ${n.where}` : ""}${n.message ? ` ${DASH} ${n.message}` : ""}`);
   else row(t, "validation", "passed");
   if (n.approvalText !== null) row(t, "approval", n.approvalText);
   row(t, "cost", `${n.costUsd === null ? "unknown" : `$${n.costUsd.toFixed(4)}`}  \u00b7  tokens ${n.tokens.prompt} + ${n.tokens.completion}`);

@@ -1,0 +1,182 @@
+/**
+ * The tree as the offline strategy searches it: every TypeScript file in an in-memory
+ * ts-morph project, and `propose()`, which changes a few knobs of it guided by the lineage
+ * (keep moving a knob that helped, back off one that hurt) and by the feedback (timeouts
+ * push effort knobs down). Deterministic for ctx.random.
+ */
+import type { ImproveContext, ImproveRequest } from "@evolve/contract";
+import { Project, type SourceFile } from "ts-morph";
+import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
+import { hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
+import { search } from "./search-params.js";
+
+const ROOT = "/agent/";
+export const SELF = "meta/search-params.ts";
+const EFFORT = /iter|restart|sample|round|trial|depth|attempt|budget|lookahead|generation|pass|rollout/i;
+const NOT_EFFORT = /size|scale|rate|temperature|prob/i;
+/** A type-check costs up to a few seconds cold; skip it when the deadline is closer than this. */
+const CHECK_MARGIN_MS = 8000;
+
+/** Path → source text of the tree's TypeScript files. */
+export type Texts = Map<string, string>;
+
+/** The tree in a ts-morph project, and the moves that change it. */
+export interface KnobSearch {
+  /** The files as the parent left them. */
+  readonly originals: Texts;
+  /** The task's solver file, if the tree has one. */
+  readonly taskFile: string | null;
+  readonly withKnobs: readonly string[];
+  readonly checking: boolean;
+  /** The project's files as they are now. */
+  texts(): Texts;
+  /** Puts the project's files back to `texts`. */
+  restore(texts: Texts): void;
+  /** Changes a few knobs of the project's files (the plan, then a fallback so it is never empty); returns the moves. */
+  propose(): Move[];
+}
+
+/** Loads every TypeScript file of the tree into an in-memory ts-morph project. */
+async function loadTree(ctx: ImproveContext): Promise<{ project: Project; originals: Texts }> {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, target: 9, module: 199, moduleResolution: 99, lib: ["lib.es2023.d.ts"], noEmit: true },
+  });
+  const originals: Texts = new Map();
+  for (const path of await ctx.files.list()) {
+    if (!path.endsWith(".ts") || path.endsWith(".d.ts")) continue;
+    const text = await ctx.files.read(path);
+    originals.set(path, text);
+    project.createSourceFile(ROOT + path, text);
+  }
+  return { project, originals };
+}
+
+/**
+ * One file's diagnostics as comparable keys (no positions: an edit shifts them). Only the
+ * edited file is checked: a changed literal breaks its own file in all but contrived cases,
+ * checking it alone costs a tenth of checking the tree, and the harness's compile gate
+ * still catches the rest. The contract module is not in the tree, so its absence is ignored.
+ */
+function diagnosticKeys(sf: SourceFile): Set<string> {
+  const keys = new Set<string>();
+  for (const d of sf.getPreEmitDiagnostics()) {
+    const raw = d.getMessageText();
+    const message = typeof raw === "string" ? raw : raw.getMessageText();
+    if (d.getCode() === 2307 || message.includes("@evolve/contract")) continue;
+    keys.add(`${d.getCode()}|${message}`);
+  }
+  return keys;
+}
+
+function knobsOf(path: string, sf: SourceFile): Knob[] {
+  const annotated = annotatedKnobs(path, sf);
+  if (annotated.length > 0 || !search.literalFallback) return annotated;
+  return literalKnobs(path, sf, annotated);
+}
+
+function pickWeighted<T>(items: readonly T[], weight: (item: T) => number, random: () => number): T | undefined {
+  const total = items.reduce((sum, item) => sum + weight(item), 0);
+  let r = random() * total;
+  for (const item of items) {
+    r -= weight(item);
+    if (r < 0) return item;
+  }
+  return items[items.length - 1];
+}
+
+/** The solver file of the task being evolved: `task/<name>.ts`, else a task file naming it. */
+function taskFileOf(task: string, paths: readonly string[]): string | null {
+  const exact = `task/${task}.ts`;
+  if (paths.includes(exact)) return exact;
+  return paths.find((p) => p.startsWith("task/") && p.includes(task)) ?? null;
+}
+
+/** Opens the search over the workspace's tree. */
+export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext): Promise<KnobSearch> {
+  const random = (): number => ctx.random();
+  const { project, originals } = await loadTree(ctx);
+  const paths = [...originals.keys()];
+  const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
+  const history = knobHistory(request.lineage, search.memory);
+  const text = [request.feedback.stderr, ...request.feedback.instances.map((i) => i.feedback)].join("\n");
+  const timeoutPressure = /time ?out|timed out|deadline|time limit/i.test(text);
+  const steps = { stepScale: search.stepScale, momentum: search.momentum, retreat: search.retreat };
+
+  const hintOf = (knob: Knob): Hint => {
+    const hint = hintFor(history.get(`${knob.file}|${knob.name}`), steps);
+    const effort = knob.spec.kind === "range" && knob.spec.int && EFFORT.test(knob.name) && !NOT_EFFORT.test(knob.name);
+    if (!effort || hint.direction !== 0) return hint;
+    // Without a credited move, more effort is the usual bet, unless instances ran out of time.
+    return timeoutPressure ? { ...hint, direction: -1, weight: 3 } : { ...hint, direction: random() < 0.7 ? 1 : -1 };
+  };
+
+  const taskFile = taskFileOf(request.task.name, paths);
+  const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return sf !== undefined && knobsOf(p, sf).length > 0; });
+  const checking = search.typeCheck && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
+  const baselines = new Map<string, Set<string>>();
+  // Diagnostics of a file as the parent left it: an edit may not add to them.
+  const baselineOf = (path: string, sf: SourceFile): Set<string> => {
+    const known = baselines.get(path) ?? diagnosticKeys(sf);
+    baselines.set(path, known);
+    return known;
+  };
+
+  const propose = (): Move[] => {
+    const plan: string[] = [];
+    for (let i = 0; i < search.editsPerGeneration; i++) {
+      const others = withKnobs.filter((p) => p !== taskFile);
+      const useTask = taskFile !== null && withKnobs.includes(taskFile) && (random() < search.taskFileBias || others.length === 0);
+      const file = useTask ? taskFile : others[Math.floor(random() * others.length)];
+      if (file !== undefined && file !== null) plan.push(file);
+    }
+    if (withKnobs.includes(SELF) && random() < search.selfEditRate) plan.push(SELF);
+    const moves: Move[] = [];
+    const tried = new Set<string>();
+
+    const editOnce = (path: string): boolean => {
+      const sf = sourceOf(path);
+      if (!sf) return false;
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const knobs = knobsOf(path, sf).filter((k) => !tried.has(`${path}|${k.name}`));
+        const hints = new Map(knobs.map((k) => [k, hintOf(k)] as const));
+        const knob = pickWeighted(knobs, (k) => hints.get(k)?.weight ?? 1, random);
+        const hint = knob && hints.get(knob);
+        if (!knob || !hint) return false;
+        tried.add(`${path}|${knob.name}`);
+        const next = mutate(knob, hint, steps, random);
+        if (next === null) continue;
+        const baseline = checking ? baselineOf(path, sf) : new Set<string>();
+        const before = sf.getFullText();
+        sf.replaceText([knob.start, knob.end], next);
+        if (checking && [...diagnosticKeys(sf)].some((k) => !baseline.has(k))) {
+          sf.replaceWithText(before);
+          continue;
+        }
+        moves.push({ file: path, name: knob.name, from: knob.text, to: next });
+        return true;
+      }
+      return false;
+    };
+
+    for (const path of plan) editOnce(path);
+    // Never an empty proposal: fall back to our own search parameters, then to any knob.
+    if (moves.length === 0) for (const path of [SELF, ...withKnobs]) if (editOnce(path)) break;
+    return moves;
+  };
+
+  return {
+    originals,
+    taskFile,
+    withKnobs,
+    checking,
+    texts: () => new Map(paths.map((p) => [p, sourceOf(p)?.getFullText() ?? originals.get(p) ?? ""])),
+    restore(texts) {
+      for (const [path, text] of texts) {
+        const sf = sourceOf(path);
+        if (sf !== undefined && sf.getFullText() !== text) sf.replaceWithText(text);
+      }
+    },
+    propose,
+  };
+}
