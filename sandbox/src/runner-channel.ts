@@ -7,9 +7,9 @@ import { z } from "zod";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
-import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
+import type { RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
 import { runnerCommand } from "./runtime-image.js";
-import type { Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+import type { Runtime, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
 
 export interface AgentContainerOptions {
   engine: SandboxEngine;
