@@ -88,7 +88,7 @@ export async function connectEngines(selection: EngineSelection = LOCAL_ENGINE, 
   const problems = admitted.filter((a) => a.member.state !== "up");
   if (problems.length > 0 && (selection.requireAll || problems.length === members.length)) {
     const first = problems[0]!.failure;
-    const list = problems.map(({ member: m }) => `${m.name} (${m.engine.endpoint}) ${m.state === "down" ? "is unreachable" : "is refused"}: ${m.reason}`).join("; ");
+    const list = problems.map(({ member: m }) => `${m.name} (${m.state === "down" ? "unreachable" : "refused"}): ${m.reason}`).join("; ");
     throw new EvolveError(first.code, `${selection.requireAll ? "every engine is required, but " : "no engine can be used: "}${list}`, {
       hint: `${first.hint ?? ""}${selection.requireAll ? "; or drop --require-all-engines to run on the others" : ""}`.replace(/^; /, ""),
     });
@@ -114,7 +114,9 @@ async function admit(address: EngineAddress, entry: EngineEntry, settings: { war
     info = await engine.info();
   } catch (error) {
     const failure = connectFailure(error, address);
-    return { member: new FleetMember(engine, { state: "down", reason: failure.message, info: null, slots }, settings.limits), failure };
+    // A certificate problem does not mend itself: refused. Silence may: down, and retried.
+    const state = failure.code === "engine_tls" ? "refused" : "down";
+    return { member: new FleetMember(engine, { state, reason: failure.message, info: null, slots }, settings.limits), failure };
   }
   const refused = refusal(info, settings.runtime);
   const member = new FleetMember(engine, { state: refused === null ? "up" : "refused", reason: refused, info, slots }, settings.limits);

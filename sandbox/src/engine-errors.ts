@@ -13,8 +13,10 @@ const REFUSED_CLIENT = /alert|bad certificate|unknown ca|certificate required|ce
 function describeError(error: unknown): { code: string; message: string } {
   const e = error as { code?: unknown; message?: unknown; reason?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : "";
-  const message = typeof e?.message === "string" && e.message !== "" ? e.message : String(error);
-  return { code, message };
+  const raw = typeof e?.message === "string" && e.message !== "" ? e.message : String(error);
+  // OpenSSL's text ("...:sslv3 alert bad certificate:../deps/...") says it in two words.
+  const alert = /alert ([a-z _]+?)(?::|\s*$)/i.exec(raw)?.[1];
+  return { code, message: alert === undefined ? (raw.split("\n")[0] ?? raw) : `TLS alert "${alert}"` };
 }
 
 /** The EvolveError for a failed first contact with the engine at `address`. */

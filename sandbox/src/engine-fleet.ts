@@ -146,6 +146,7 @@ export class EngineFleet implements SandboxEngine {
       });
       down.catch(() => undefined);
       const making = make(member);
+      making.catch(() => undefined);
       try {
         const inner = await Promise.race([making, down]);
         this.emit({ type: "placed", engine: member.name, labels: spec.labels });

@@ -53,6 +53,10 @@ export const TokenUsage = z.object({
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
+/** Which engines ran each phase (self-modify, validate, evaluate-stage1, ...), in order; runs on named engines only. */
+export const EnginePlacements = z.record(z.string().min(1).max(100), z.array(z.string().min(1).max(100)).min(1).max(64));
+export type EnginePlacements = z.infer<typeof EnginePlacements>;
+
 export const GenerationRecord = z.object({
   schemaVersion: z.literal(GENERATION_SCHEMA_VERSION),
   id: GenerationId,
@@ -75,5 +79,7 @@ export const GenerationRecord = z.object({
   snapshotHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   seed: z.number().int(),
   createdAt: Timestamp,
+  /** Absent in archives from before several engines, and on one engine alone. */
+  engines: EnginePlacements.optional(),
 });
 export type GenerationRecord = z.infer<typeof GenerationRecord>;

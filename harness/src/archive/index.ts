@@ -28,6 +28,7 @@ export type { ApplyPatchResult, FilePatch, ParsePatchResult, PatchFailure, Patch
 export { writeFileAtomic } from "./atomic-fs.js";
 export {
   ChangedFile,
+  EnginePlacements,
   GENERATION_SCHEMA_VERSION,
   GenerationRecord,
   GenerationStatus,

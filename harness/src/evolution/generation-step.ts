@@ -92,7 +92,9 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       }));
     }
 
-    const record = buildRecord({
+    // Before anything is written: a child an engine failed under is redone, not recorded.
+    const engines = ctx.engines.settle(id);
+    const built = buildRecord({
       id,
       parent: parent.id,
       depth: parent.depth + 1,
@@ -107,6 +109,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       timings,
       started,
     });
+    const record = engines === undefined ? built : { ...built, engines };
     return await recordGeneration(writer, record, {
       snapshotDir: diff === null ? null : takeTo,
       patch: diff?.patch ?? "",

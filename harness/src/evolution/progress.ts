@@ -3,6 +3,7 @@
  * valid/invalid, tokens, cost, elapsed, ETA) with a line per finished generation above it;
  * elsewhere, plain lines only. The machine-readable log is the run's events.jsonl.
  */
+import type { EngineStatus } from "../../../sandbox/src/index.js";
 import type { GenerationRecord } from "../archive/index.js";
 import { formatScore } from "../report/index.js";
 import { failureLabel } from "../results/index.js";
@@ -33,8 +34,11 @@ export class Progress {
   #doneHere = 0;
   #timer: NodeJS.Timeout | null = null;
 
-  /** `previous` are the children already recorded (a resumed run). */
-  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[]) {
+  readonly #load: (() => string) | null;
+
+  /** `previous` are the children already recorded (a resumed run); `load` describes the engines' load (several engines). */
+  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[], load: (() => string) | null = null) {
+    this.#load = load;
     this.#sink = sink;
     this.#counters = { total, done: 0, valid: 0, invalid: 0, running: 0, best: null, tokens: 0, costUsd: 0 };
     for (const record of previous) this.#count(record);
@@ -87,7 +91,8 @@ export class Progress {
     const left = c.total - c.done;
     const eta = this.#doneHere === 0 || left <= 0 ? "?" : formatDuration((elapsed / this.#doneHere) * left);
     const cost = c.costUsd === null ? "cost ?" : `$${c.costUsd.toFixed(4)}`;
-    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid} | ${c.tokens} tokens ${cost} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
+    const engines = this.#load === null ? "" : ` | engines ${this.#load()}`;
+    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid} | ${c.tokens} tokens ${cost}${engines} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
   }
 
   #count(record: GenerationRecord): void {
@@ -124,6 +129,11 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
   }
   const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
   return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)} (${seconds})${summary}`;
+}
+
+/** Containers per engine against its slots: "a 2/2 b 1/2 c down". */
+export function formatEngineLoad(engines: readonly EngineStatus[]): string {
+  return engines.map((e) => (e.state === "up" ? `${e.name} ${e.running}/${e.slots ?? "-"}` : `${e.name} ${e.state}`)).join(" ");
 }
 
 /** 75_000 → "1m15s". */

@@ -76,5 +76,6 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   const timings = Object.entries(g.timings).filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${formatMs(v)}`);
   lines.push(`timings   ${timings.length === 0 ? "—" : timings.join(", ")}`);
   lines.push(`snapshot  ${g.snapshotHash ?? "none"}  seed ${g.seed}`);
+  if (g.engines !== undefined) lines.push(`engines   ${Object.entries(g.engines).map(([phase, engines]) => `${phase} ${engines.join(", ")}`).join("; ")}`);
   return lines;
 }
