@@ -24,7 +24,8 @@ const MAIN: EngineEntry = { spec: "default", label: "main" };
 const FAST_HEALTH = { intervalMs: 500, timeoutMs: 3_000, allDownWaitMs: 60_000 };
 
 beforeAll(async () => {
-  fx = await startExtraEngines(2);
+  // b without gVisor: runs that ask for runsc must refuse it.
+  fx = await startExtraEngines([{}, { runsc: false }]);
   [a, b] = fx.engines as [ExtraEngine, ExtraEngine];
   // The contexts naming the engines; the CLI and connectEngines read them from here.
   process.env["DOCKER_CONFIG"] = fx.dockerConfig;
@@ -76,6 +77,28 @@ describe("a run on several engines", () => {
     expect(doctor.stdout).toContain(`${fx.wrongCertContext} at ${a.url} refused this client's TLS certificate`);
     expect(doctor.stdout).toMatch(/fix: cert\.pem and key\.pem must be a client certificate signed by the CA the engine trusts/);
   }, 60_000);
+
+  it("refuses, naming it and why, an engine without the runtime the run asks for; doctor checks every engine", async () => {
+    const strict = startRun({ generations: 0, out, runId: "runsc-strict", runtime: "runsc" }, { sink: memorySink(), signal: new AbortController().signal, env: {}, engine: engines([{ spec: a.context }, { spec: b.context }], [], true) });
+    await expect(strict).rejects.toMatchObject({ code: "engine_refused", message: expect.stringContaining(`${b.context} (refused): it has no runsc runtime (it has runc)`) });
+    const sink = memorySink();
+    const summary = await startRun({ generations: 0, out, runId: "runsc", runtime: "runsc" }, { sink, signal: new AbortController().signal, env: {}, engine: engines([{ spec: a.context }, { spec: b.context }]) });
+    expect(summary.end).toBe("finished");
+    expect(sink.text()).toContain(`engine ${b.context} (${b.url}) is refused: it has no runsc runtime`);
+    const seed = (await readConsistentRun(join(out, "runsc"))).generations[0];
+    expect(seed?.status.kind).toBe("valid");
+    expect(Object.values(seed?.engines ?? {}).flat()).toEqual(expect.arrayContaining([a.context]));
+    expect(Object.values(seed?.engines ?? {}).flat()).not.toContain(b.context);
+
+    const doctor = await evolve("doctor", "--engine", a.context, "--engine", b.context);
+    expect(doctor.code, doctor.stdout).toBe(0);
+    for (const e of [a, b]) {
+      expect(doctor.stdout).toMatch(new RegExp(`^ok +engine ${e.context} +${e.url}, Docker \\S+ \\(API \\S+\\), \\S+, \\d+ CPUs, [\\d.]+ GiB; \\d+ slots$`, "m"));
+      expect(doctor.stdout).toMatch(new RegExp(`^ok +image ${e.context} +evolve-runtime:[0-9a-f]{16} \\((up to date|built now)`, "m"));
+    }
+    expect(doctor.stdout).toMatch(new RegExp(`^ok +runtimes ${a.context} +runc, runsc$`, "m"));
+    expect(doctor.stdout).toMatch(new RegExp(`^ok +runtimes ${b.context} +runc \\(gVisor runsc not registered`, "m"));
+  }, 180_000);
 
   it("reports and skips an engine that does not answer at start, or stops before anything starts when all are required", async () => {
     const ghost: EngineEntry = { spec: "unix:///nonexistent/evolve-test/docker.sock", label: "ghost" };

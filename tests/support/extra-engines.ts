@@ -80,8 +80,14 @@ async function writeContext(config: string, name: string, url: string, tls: { ca
   await copyFile(tls.key, join(tlsDir, "key.pem"));
 }
 
-/** Starts `count` engines; the caller must `dispose()` them (afterAll). */
-export async function startExtraEngines(count: number): Promise<ExtraEngines> {
+/** How one engine is set up: gVisor registered (default, when installed) or not. */
+export interface ExtraEngineOptions {
+  runsc?: boolean;
+}
+
+/** Starts one engine per entry of `options`; the caller must `dispose()` them (afterAll). */
+export async function startExtraEngines(options: ExtraEngineOptions[]): Promise<ExtraEngines> {
+  const count = options.length;
   await sweepDeadFixtures();
   const id = randomBytes(3).toString("hex");
   const dir = await mkdtemp(join(tmpdir(), `${NAME_PREFIX}-${id}-`));
@@ -112,7 +118,7 @@ export async function startExtraEngines(count: number): Promise<ExtraEngines> {
     const engines = await Promise.all(
       record.engines.map(async (engine, i) => {
         const prefix = freeSubnet(taken);
-        const made = await makeEngine(engine, { address: `${prefix}2`, hostAddress: `${prefix}1`, ca, pids, index: i });
+        const made = await makeEngine(engine, { address: `${prefix}2`, hostAddress: `${prefix}1`, ca, pids, index: i, runsc: options[i]?.runsc !== false });
         await writeContext(dockerConfig, made.context, made.url, { ca: join(ca, "ca.pem"), ...client });
         return made;
       }),
@@ -128,7 +134,7 @@ export async function startExtraEngines(count: number): Promise<ExtraEngines> {
   }
 }
 
-async function makeEngine(engine: EngineRecord, o: { address: string; hostAddress: string; ca: string; pids: (number | null)[]; index: number }): Promise<ExtraEngine> {
+async function makeEngine(engine: EngineRecord, o: { address: string; hostAddress: string; ca: string; pids: (number | null)[]; index: number; runsc: boolean }): Promise<ExtraEngine> {
   await mkdir(engine.dir, { recursive: true });
   ip(["netns", "add", engine.netns]);
   const vethNs = engine.vethHost.replace(/h$/, "n");
@@ -142,7 +148,7 @@ async function makeEngine(engine: EngineRecord, o: { address: string; hostAddres
   const server = await signCertificate(o.ca, `server-${o.address}`, { serverIp: o.address });
   // Our own daemon.json: the main engine's (/etc/docker/daemon.json) is not read.
   const config = join(engine.dir, "daemon.json");
-  const runtimes = existsSync(RUNSC) ? { runsc: { path: RUNSC, runtimeArgs: ["--network=none", "--platform=ptrace"] } } : {};
+  const runtimes = o.runsc && existsSync(RUNSC) ? { runsc: { path: RUNSC, runtimeArgs: ["--network=none", "--platform=ptrace"] } } : {};
   await writeFile(config, JSON.stringify({ runtimes }));
   const socket = join(engine.dir, "docker.sock");
   const pidfile = join(engine.dir, "docker.pid");
