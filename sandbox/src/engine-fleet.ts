@@ -11,7 +11,7 @@ import type { FleetMember } from "./fleet-member.js";
 import { FleetSandbox, type FleetHooks } from "./fleet-sandbox.js";
 import { RuntimeImageSource } from "./runtime-image.js";
 import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
-import type { ContainerRunOptions, EngineInfo, Runtime, SandboxLabels, SandboxSpec, SweepResult } from "./types.js";
+import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "./types.js";
 
 export interface HealthSettings {
   /** Between two pings of every engine. */
@@ -309,7 +309,3 @@ export class EngineFleet implements SandboxEngine {
   }
 }
 
-/** Labels for messages: "g0007 self-modify". */
-export function describeLabels(labels: SandboxLabels): string {
-  return [labels.generation, labels.phase].filter((x) => x !== undefined).join(" ") || labels.session;
-}
