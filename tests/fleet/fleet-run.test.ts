@@ -4,6 +4,7 @@
  * with TLS client certificates through Docker contexts. No mocks: every container runs on
  * one of the three engines.
  */
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { startRun } from "../../harness/src/evolution/index.js";
 import { connectEngines, type EngineConnector, type EngineEntry, type EngineEvent } from "../../sandbox/src/index.js";
 import { evolve } from "../inspect/cli-harness.js";
 import { leftoversOfRun, memorySink, readConsistentRun } from "../evolution/run-helpers.js";
+import { killAll, spawnEvolve, waitFor } from "../support/evolve-process.js";
 import { startExtraEngines, type ExtraEngine, type ExtraEngines } from "../support/extra-engines.js";
 
 let fx: ExtraEngines;
@@ -113,6 +115,32 @@ describe("a run on several engines", () => {
     expect(lenient.end).toBe("finished");
     expect(sink.text()).toMatch(/engine ghost \(unix:\/\/\/nonexistent\/evolve-test\/docker.sock\) is unreachable: .*; skipped until it answers/);
   }, 120_000);
+
+  it("resumes across engines after the coordinator is SIGKILLed: its containers are swept from every engine, nothing lost or twice", async () => {
+    const started: ChildProcess[] = [];
+    const flags = ["--engine", a.context, "--engine", b.context];
+    try {
+      const first = spawnEvolve(["run", "--generations", "8", "--seed", "9", "--out", out, ...flags], started);
+      await waitFor(async () => (first.output().match(/^g\d{4} <- /gm) ?? []).length >= 2, first.exit, 240_000);
+      first.child.kill("SIGKILL");
+      await first.exit;
+      const runId = /^run (\S+):/m.exec(first.output())?.[1];
+      expect(runId, first.output()).toBeDefined();
+      // The dead process's containers (in flight, and its warm pools) are still on the engines.
+      expect(leftoversEverywhere(runId!)).toBeGreaterThan(0);
+      const resumed = spawnEvolve(["resume", runId!, "--out", out, ...flags], started);
+      expect(await resumed.exit, resumed.output()).toBe(0);
+      expect(resumed.output()).toMatch(/^swept [1-9]\d* containers and \d+ volumes left by dead sessions$/m);
+      expect(resumed.output()).toMatch(/resuming \S+: \d+\/8 children recorded/);
+      const { generations, problems } = await readConsistentRun(join(out, runId!), { tolerateBadEventLines: true });
+      expect(problems).toEqual([]);
+      expect(generations.filter((g) => g.parent !== null)).toHaveLength(8);
+      expect(new Set(generations.map((g) => g.id)).size).toBe(generations.length);
+      expect(leftoversEverywhere(runId!)).toBe(0);
+    } finally {
+      killAll(started);
+    }
+  }, 600_000);
 
   it("loses an engine mid-run (killed whole, containers and all), redoes its children elsewhere, and uses it again when it answers", async () => {
     // Killed the way a power cut would, then started again on the same data root.
