@@ -173,7 +173,7 @@ export class DockerEngine implements SandboxEngine {
     onProgress?.(`runtime image: building ${tag} from ${source.baseImage ?? "the host's node (FROM scratch)"}`);
     const context = await source.context();
     // umask 0: keep modes as staged (/tmp is 1777); @types/tar-fs does not declare it.
-    const keepModes = { umask: 0 } as never;
+    const keepModes: NonNullable<Parameters<typeof pack>[1]> & { umask: number } = { umask: 0 };
     const stream = (await this.docker.buildImage(pack(context, keepModes) as unknown as NodeJS.ReadableStream, {
       t: tag,
       rm: true,

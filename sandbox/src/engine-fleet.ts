@@ -242,7 +242,10 @@ export class EngineFleet implements SandboxEngine {
           }
           const refused = await this.readmit(member);
           if (refused !== null) return this.refuse(member, refused);
-          if (this.imageReady !== null) await member.engine.provision(new RuntimeImageSource(this.baseImage));
+          if (this.imageReady !== null) {
+            const source = new RuntimeImageSource(this.baseImage);
+            await member.engine.provision(source).finally(() => source.dispose());
+          }
         } catch {
           return; // still not itself: the next tick tries again
         }
