@@ -114,8 +114,8 @@ async function admit(address: EngineAddress, entry: EngineEntry, settings: { war
     info = await engine.info();
   } catch (error) {
     const failure = connectFailure(error, address);
-    // A certificate problem does not mend itself: refused. Silence may: down, and retried.
-    const state = failure.code === "engine_tls" ? "refused" : "down";
+    // A certificate or host-key problem does not mend itself: refused. Silence may: down, and retried.
+    const state = failure.code === "engine_tls" || failure.code === "engine_refused" ? "refused" : "down";
     return { member: new FleetMember(engine, { state, reason: failure.message, info: null, slots }, settings.limits), failure };
   }
   const refused = refusal(info, settings.runtime);

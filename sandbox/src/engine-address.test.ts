@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe("engine addresses", () => {
-  const env = (): NodeJS.ProcessEnv => ({ DOCKER_CONFIG: config });
+  const env = (): NodeJS.ProcessEnv => ({ DOCKER_CONFIG: config, HOME: join(config, "no-home") });
 
   it("reads a Docker context from the CLI's store, TLS material included", async () => {
     const address = await resolveEngineAddress({ spec: "box-a" }, env());
@@ -67,8 +67,14 @@ describe("engine addresses", () => {
     expect(String(tcp.options?.cert)).toBe("url cert.pem");
     const fromEnv = await resolveEngineAddress({ spec: "tcp://192.0.2.9" }, { DOCKER_CONFIG: config, DOCKER_CERT_PATH: certs });
     expect(fromEnv.options).toMatchObject({ port: 2376 });
-    const ssh = await resolveEngineAddress({ spec: "ssh://builder@192.0.2.10:2222" }, env());
+    await expect(resolveEngineAddress({ spec: "ssh://builder@192.0.2.10:2222" }, env())).rejects.toMatchObject({ code: "engine_refused", message: expect.stringContaining("has no host key for [192.0.2.10]:2222") });
+    await mkdir(join(config, ".ssh"), { recursive: true });
+    await writeFile(join(config, ".ssh", "known_hosts"), `[192.0.2.10]:2222 ssh-ed25519 ${Buffer.from("a host key").toString("base64")}\n`);
+    const ssh = await resolveEngineAddress({ spec: "ssh://builder@192.0.2.10:2222" }, { ...env(), HOME: config });
     expect(ssh).toMatchObject({ name: "192.0.2.10", endpoint: "ssh://builder@192.0.2.10:2222", options: { protocol: "ssh", host: "192.0.2.10", port: 2222, username: "builder" } });
+    const verify = (ssh.options?.sshOptions as { hostVerifier: (key: Buffer) => boolean }).hostVerifier;
+    expect(verify(Buffer.from("a host key"))).toBe(true);
+    expect(verify(Buffer.from("another key"))).toBe(false);
     const viaContext = await resolveEngineAddress({ spec: "sock" }, env());
     expect(viaContext.options).toMatchObject({ socketPath: "/run/other/docker.sock" });
     await expect(resolveEngineAddress({ spec: "http://192.0.2.9:2375" }, env())).rejects.toThrow(/not http:/);

@@ -8,6 +8,7 @@ import type Docker from "dockerode";
 import { dockerConfigDir, readDockerContext, readTlsFiles, type TlsFiles } from "./docker-context.js";
 import type { EngineEntry } from "./engine-selection.js";
 import { EvolveError } from "./errors.js";
+import { hostKeyVerifier, keysFor, knownHostsName, readKnownHosts } from "./known-hosts.js";
 
 export interface EngineAddress {
   /** The entry's label, else the context name, else the URL's host. */
@@ -32,7 +33,7 @@ export async function resolveEngineAddress(entry: EngineEntry, env: NodeJS.Proce
   if (spec === "default") return { ...localAddress(env), name: entry.label ?? "local" };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
     const tlsDir = entry.tlsDir ?? env["DOCKER_CERT_PATH"] ?? dockerConfigDir(env);
-    return fromUrl(spec, entry.label, () => readTlsFiles(tlsDir), `the folder ${tlsDir}`);
+    return fromUrl(spec, entry.label, () => readTlsFiles(tlsDir), `the folder ${tlsDir}`, env);
   }
   const context = await readDockerContext(spec, env);
   if (context.skipTlsVerify) {
@@ -40,10 +41,10 @@ export async function resolveEngineAddress(entry: EngineEntry, env: NodeJS.Proce
       hint: "evolve verifies every remote engine: recreate the context with the engine's CA (docker context create NAME --docker host=...,ca=...,cert=...,key=...)",
     });
   }
-  return fromUrl(context.host, entry.label ?? spec, async () => context.tls, `the context "${spec}"`);
+  return fromUrl(context.host, entry.label ?? spec, async () => context.tls, `the context "${spec}"`, env);
 }
 
-async function fromUrl(url: string, label: string | undefined, tls: () => Promise<TlsFiles | null>, tlsSource: string): Promise<EngineAddress> {
+async function fromUrl(url: string, label: string | undefined, tls: () => Promise<TlsFiles | null>, tlsSource: string, env: NodeJS.ProcessEnv): Promise<EngineAddress> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -70,17 +71,25 @@ async function fromUrl(url: string, label: string | undefined, tls: () => Promis
       return { name: label ?? parsed.hostname, endpoint, options };
     }
     case "ssh:": {
-      // dockerode's SSH transport runs `docker system dial-stdio` on the remote host, through the ssh-agent.
+      // dockerode's SSH transport runs `docker system dial-stdio` on the remote host, through the
+      // ssh-agent; it checks no host key, so the key must be one known_hosts trusts for the host.
       const port = parsed.port === "" ? 22 : Number(parsed.port);
       const username = decodeURIComponent(parsed.username) || undefined;
-      const agent = process.env["SSH_AUTH_SOCK"];
+      const agent = env["SSH_AUTH_SOCK"];
+      const knownHosts = await readKnownHosts(env);
+      const keys = keysFor(knownHosts.text, parsed.hostname, port);
+      if (keys.trusted.length === 0) {
+        throw new EvolveError("engine_refused", `${knownHosts.path} has no host key for ${knownHostsName(parsed.hostname, port)}`, {
+          hint: `check the host's key fingerprint, then \`ssh -p ${port} ${parsed.host.replace(/:\d+$/, "")}\` once (or ssh-keyscan) to add it; evolve never accepts an unknown host key`,
+        });
+      }
       const options: Docker.DockerOptions = {
         ...NOTHING_FROM_ENV,
         protocol: "ssh",
         host: parsed.hostname,
         port,
         ...(username === undefined ? {} : { username }),
-        sshOptions: agent === undefined ? {} : { agent },
+        sshOptions: { ...(agent === undefined ? {} : { agent }), hostVerifier: hostKeyVerifier(keys) },
       };
       return { name: label ?? parsed.hostname, endpoint: `ssh://${username === undefined ? "" : `${username}@`}${parsed.host}`, options };
     }

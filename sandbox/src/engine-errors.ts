@@ -38,6 +38,12 @@ export function connectFailure(error: unknown, address: Pick<EngineAddress, "nam
       });
     }
   }
+  if (address.endpoint.startsWith("ssh://") && /verification failed|host denied/i.test(message)) {
+    return new EvolveError("engine_refused", `${where} showed an SSH host key that known_hosts does not trust for it (${message})`, {
+      cause: error,
+      hint: "if the host's key changed on purpose, check its fingerprint and update ~/.ssh/known_hosts; otherwise something may be posing as it",
+    });
+  }
   return new EvolveError("engine_unreachable", `no Docker engine answers at ${address.endpoint} for ${address.name} (${message})`, {
     cause: error,
     hint: address.endpoint.startsWith("ssh://")
