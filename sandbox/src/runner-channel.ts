@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { AGENT_DIR } from "../runner/protocol.js";
 import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireJson } from "../runner/protocol.js";
 import { llmRefusal, type WireLlmAnswer } from "./llm-wire.js";
-import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
+import type { RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
 import { runnerCommand } from "./runtime-image.js";
-import type { ExtractCaps, ExtractResult, Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+import type { ExtractCaps, ExtractResult, Runtime, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
 
 /** The meta agent's workspace as it is now, for the host to take out (through the safe extractor). */
 export interface LiveWorkspace {

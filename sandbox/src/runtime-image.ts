@@ -161,3 +161,43 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
 export function runnerCommand(baseImage: string | null): string[] {
   return [baseImage ? "node" : IMAGE_NODE, RUNNER_MAIN];
 }
+
+/**
+ * The inputs, tag and build context of the runtime image, computed once and shared by every
+ * engine that needs the image: each builds from the same context, and each checks the same
+ * content-hash tag. `dispose` removes the staged context.
+ */
+export class RuntimeImageSource {
+  private described: Promise<{ inputs: ImageInputs; hash: string; tag: string; command: string[] }> | null = null;
+  private staged: Promise<string> | null = null;
+
+  constructor(readonly baseImage: string | null) {}
+
+  /** The image's tag (`evolve-runtime:<hash>`) and the command that starts the runner in it. */
+  async describe(): Promise<{ tag: string; command: string[] }> {
+    const { tag, command } = await this.inputs();
+    return { tag, command };
+  }
+
+  /** The build context folder, staged on first use. */
+  async context(): Promise<string> {
+    this.staged ??= this.inputs().then(({ inputs, hash }) => stageBuildContext(inputs, hash));
+    return this.staged;
+  }
+
+  async dispose(): Promise<void> {
+    const staged = this.staged;
+    this.staged = null;
+    const dir = staged === null ? null : await staged.catch(() => null);
+    if (dir !== null) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  private inputs(): Promise<{ inputs: ImageInputs; hash: string; tag: string; command: string[] }> {
+    this.described ??= (async () => {
+      const inputs = await collectImageInputs(this.baseImage);
+      const hash = await hashImageInputs(inputs);
+      return { inputs, hash, tag: `evolve-runtime:${hash}`, command: runnerCommand(this.baseImage) };
+    })();
+    return this.described;
+  }
+}

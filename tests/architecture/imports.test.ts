@@ -127,6 +127,13 @@ describe("dependency rules", () => {
     expect(target("harness/src/archive/run-record.ts", "../selection/rng.js")).toBe("harness/src/selection/rng.ts");
   });
 
+  it("connect to Docker in one wiring point: the sandbox makes clients in one file, the harness calls it from one", () => {
+    const makesClients = TRUSTED.filter((f) => /new Docker\(/.test(readFileSync(join(ROOT, f), "utf8")));
+    expect(makesClients).toEqual(["sandbox/src/connect-engines.ts"]);
+    const connects = TRUSTED.filter((f) => f.startsWith("harness/") && /\bconnectEngines\b/.test(readFileSync(join(ROOT, f), "utf8")));
+    expect(connects).toEqual(["harness/src/cli/engine-wiring.ts"]);
+  });
+
   it("keep tasks on the public task API", () => {
     const bad: string[] = [];
     for (const file of sources("tasks")) {

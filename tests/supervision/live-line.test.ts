@@ -15,7 +15,7 @@ const decided = (g: GenerationRecord, verdict: "approved" | "rejected"): Generat
 describe("the live line of a supervised run", () => {
   it("counts pending children, and leaves them out of the best until approved", () => {
     const chunks: string[] = [];
-    const progress = new Progress({ isTTY: false, write: (t) => void chunks.push(t) }, 4, [seed], true);
+    const progress = new Progress({ isTTY: false, write: (t) => void chunks.push(t) }, 4, [seed], { supervised: true });
     const g1 = asked("g0001", 0.9);
     progress.childStarted();
     progress.recorded(g1);

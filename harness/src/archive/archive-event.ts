@@ -59,6 +59,10 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     host: z.string().optional(),
   }),
   z.object({ type: z.literal("interrupted"), ...base, reason: z.string() }),
+  /** An engine of the run stopped answering (its containers' work is redone elsewhere) or answers again. */
+  z.object({ type: z.literal("engine"), ...base, engine: z.string(), state: z.enum(["down", "up"]), reason: z.string().nullable() }),
+  /** A child is done again from the start (same id, same seed): an engine was lost under it. */
+  z.object({ type: z.literal("redone"), ...gen, attempt: z.number().int().positive(), reason: z.string() }),
   z.object({ type: z.literal("finished"), ...base, best: GenerationId.nullable() }),
 ]);
 export type ArchiveEvent = z.infer<typeof ArchiveEvent>;

@@ -73,6 +73,9 @@ export const EvaluateCalls = z.object({
   durationMs: Ms,
 });
 export type EvaluateCalls = z.infer<typeof EvaluateCalls>;
+/** Which engines ran each phase (self-modify, validate, evaluate-stage1, ...), in order; runs on named engines only. */
+export const EnginePlacements = z.record(z.string().min(1).max(100), z.array(z.string().min(1).max(100)).min(1).max(64));
+export type EnginePlacements = z.infer<typeof EnginePlacements>;
 
 export const GenerationRecord = z.object({
   schemaVersion: z.literal(GENERATION_SCHEMA_VERSION),
@@ -103,5 +106,7 @@ export const GenerationRecord = z.object({
    * parent, the best or a branch point until approved. Absent: no approval was needed.
    */
   approval: GenerationApproval.optional(),
+  /** Absent in archives from before several engines, and on one engine alone. */
+  engines: EnginePlacements.optional(),
 });
 export type GenerationRecord = z.infer<typeof GenerationRecord>;

@@ -32,6 +32,7 @@ export { writeFileAtomic } from "./atomic-fs.js";
 export {
   ChangedFile,
   EvaluateCalls,
+  EnginePlacements,
   GENERATION_SCHEMA_VERSION,
   GenerationRecord,
   GenerationStatus,

@@ -98,7 +98,9 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       }));
     }
 
-    const record = buildRecord({
+    // Before anything is written: a child an engine failed under is redone, not recorded.
+    const engines = ctx.engines.settle(id);
+    const built = buildRecord({
       id,
       parent: parent.id,
       depth: parent.depth + 1,
@@ -115,8 +117,11 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       evaluateCalls: modified.evaluateCalls,
       duplicateOf: original?.id ?? null,
     });
-    const approval = approvalRequestFor(ctx.policy, failure, diff?.changes ?? []);
-    const recorded = await recordGeneration(writer, approval === undefined ? record : { ...record, approval }, {
+    // A duplicate is never a parent itself, so it never waits for a person either.
+    const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, failure, diff?.changes ?? []) : undefined;
+    const withEngines = engines === undefined ? built : { ...built, engines };
+    const record = approval === undefined ? withEngines : { ...withEngines, approval };
+    const recorded = await recordGeneration(writer, record, {
       snapshotDir: diff === null ? null : takeTo,
       patch: diff?.patch ?? "",
       transcript: modified.transcript,

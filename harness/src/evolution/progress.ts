@@ -3,6 +3,7 @@
  * valid/invalid, tokens, cost, elapsed, ETA) with a line per finished generation above it;
  * elsewhere, plain lines only. The machine-readable log is the run's events.jsonl.
  */
+import type { EngineStatus } from "../../../sandbox/src/index.js";
 import type { GenerationRecord } from "../archive/index.js";
 import { formatScore } from "../report/index.js";
 import { failureLabel } from "../results/index.js";
@@ -38,13 +39,17 @@ export class Progress {
   #doneHere = 0;
   #timer: NodeJS.Timeout | null = null;
 
+  readonly #load: (() => string) | null;
+
   /**
-   * `previous` are the children already recorded (a resumed run); `supervised`: the run's
-   * policy has approval rules, so the live line counts pending children.
+   * `previous` are the children already recorded (a resumed run). `supervised`: the run's
+   * policy has approval rules, so the live line counts pending children; `load` describes
+   * the engines' load (several engines).
    */
-  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[], supervised = false) {
+  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[], options: { supervised?: boolean; load?: (() => string) | null } = {}) {
+    this.#load = options.load ?? null;
     this.#sink = sink;
-    this.#supervised = supervised;
+    this.#supervised = options.supervised ?? false;
     this.#counters = { total, done: 0, valid: 0, invalid: 0, duplicates: 0, running: 0, best: null, tokens: 0, costUsd: 0 };
     for (const record of previous) this.#count(record);
     this.#counters.done = previous.filter((r) => r.parent !== null).length;
@@ -108,7 +113,8 @@ export class Progress {
     const eta = this.#doneHere === 0 || left <= 0 ? "?" : formatDuration((elapsed / this.#doneHere) * left);
     const cost = c.costUsd === null ? "cost ?" : `$${c.costUsd.toFixed(4)}`;
     const pending = this.#supervised ? ` pending ${this.#pending.size}` : "";
-    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid}${c.duplicates > 0 ? ` dup ${c.duplicates}` : ""}${pending} | ${c.tokens} tokens ${cost} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
+    const engines = this.#load === null ? "" : ` | engines ${this.#load()}`;
+    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid}${c.duplicates > 0 ? ` dup ${c.duplicates}` : ""}${pending} | ${c.tokens} tokens ${cost}${engines} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
   }
 
   #count(record: GenerationRecord): void {
@@ -151,6 +157,11 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
   const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
   const waits = record.approval === undefined ? "" : `, waits for approval (${record.approval.reasons.join("; ").slice(0, 160)})`;
   return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)}${waits} (${seconds})${summary}`;
+}
+
+/** Containers per engine against its slots: "a 2/2 b 1/2 c down". */
+export function formatEngineLoad(engines: readonly EngineStatus[]): string {
+  return engines.map((e) => (e.state === "up" ? `${e.name} ${e.running}/${e.slots ?? "-"}` : `${e.name} ${e.state}`)).join(" ");
 }
 
 /** 75_000 → "1m15s". */

@@ -10,6 +10,7 @@ import type { Task } from "../evaluation/index.js";
 import { BudgetLedger, type LlmPort, type LlmSetup } from "../llm/index.js";
 import type { CheckLimits, Validator } from "../validation/index.js";
 import { createBuildCache } from "./build-cache.js";
+import { EngineLedger } from "./engine-ledger.js";
 import type { RunContext } from "./run-context.js";
 
 /** What a context needs besides the record: the live parts of this process. */
@@ -60,6 +61,7 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
     task: parts.task,
     validator: parts.validator,
     builds: createBuildCache(join(parts.workRoot, "builds"), parts.validator),
+    engines: new EngineLedger(parts.engine, run.id),
     workRoot: parts.workRoot,
     evaluationSeed: run.config.seed,
     runSeed: run.config.seed,

@@ -7,6 +7,7 @@ import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../llm/index
 import type { RunPolicy } from "../supervision/index.js";
 import type { Validator } from "../validation/index.js";
 import type { BuildCache } from "./build-cache.js";
+import type { EngineLedger } from "./engine-ledger.js";
 
 /** Container-side settings of a run. */
 export interface SandboxSettings {
@@ -36,6 +37,8 @@ export interface RunContext {
   task: Task;
   validator: Validator;
   builds: BuildCache;
+  /** Which engine ran each phase of each generation, and which lost an engine under it. */
+  engines: EngineLedger;
   /** Temp folder of this process for work trees (outside the archive). */
   workRoot: string;
   /** The fixed evaluation seed: every generation is scored on the same instances and games. */

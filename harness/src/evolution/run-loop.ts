@@ -7,6 +7,7 @@ import type { ArchiveWriter, GenerationRecord } from "../archive/index.js";
 import { lineageOf, parseGenerationId } from "../archive/index.js";
 import { candidatesFromGenerations, compareIds, selectParent, strategyByName, type Rng, type SelectionStrategyName } from "../selection/index.js";
 import { runChild } from "./generation-step.js";
+import { redoingLost } from "./redo-lost.js";
 import type { Progress } from "./progress.js";
 import type { RunContext } from "./run-context.js";
 import { generationSeed } from "./run-options.js";
@@ -75,7 +76,8 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
     const parent = byId.get(parentId) as GenerationRecord;
     progress.childStarted();
     const sameTree = (hash: string): GenerationRecord | null => state.records.find((r) => r.snapshotHash === hash && r.status.kind !== "duplicate") ?? null;
-    const done = runChild(ctx, writer, { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree }).then(
+    const plan = { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree };
+    const done = redoingLost(ctx, writer, id, () => runChild(ctx, writer, plan)).then(
       (record) => {
         state.records.push(record);
         state.records.sort((a, b) => compareIds(a.id, b.id));

@@ -78,6 +78,16 @@ export const RunOptions = z.object({
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 
+/**
+ * Workers when --workers is not given: on a fleet, one per slot of the engines that are up
+ * (so every engine is kept busy); on one engine, the default (the number of cores).
+ */
+export function workersFor(engines: readonly { state: string; slots: number | null }[], fallback: number): number {
+  if (engines.some((e) => e.slots === null)) return fallback;
+  const slots = engines.filter((e) => e.state === "up").reduce((sum, e) => sum + (e.slots ?? 0), 0);
+  return Math.min(64, Math.max(1, slots));
+}
+
 /** The built-in task folder for a name, or the path itself when it is not a plain name. */
 export function taskDirFor(task: string): string {
   return /^[a-z0-9-]+$/.test(task) ? resolve(BUILTIN_TASKS_DIR, task) : resolve(task);

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { connectEngine, EvolveError, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { EvolveError, type EngineConnector, type SandboxEngine } from "../../../sandbox/src/index.js";
 import {
   ArchiveWriter,
   generationPaths,
@@ -25,7 +25,7 @@ import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS } from "../validation/index.
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
-import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor } from "./run-options.js";
+import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import type { RunSummary } from "./summary.js";
 
@@ -36,8 +36,8 @@ export interface RunIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Serves LLM calls from elsewhere (replay, tests); the environment's endpoint when absent. */
   port?: LlmPort | null;
-  /** An engine already connected (tests); connected here when absent. */
-  engine?: SandboxEngine;
+  /** The engines: connected already (tests, benchmarks), or the command's wiring point, called once the run's runtime is known. */
+  engine: SandboxEngine | EngineConnector;
   /** The container session label of this process (tests count leftovers by it); fresh when absent. */
   session?: string;
 }
@@ -46,6 +46,16 @@ export interface RunIo {
 export async function harnessVersion(): Promise<string> {
   const text = await readFile(resolve(import.meta.dirname, "../../../package.json"), "utf8");
   return z.object({ version: z.string().min(1) }).parse(JSON.parse(text)).version;
+}
+
+/** The run's engines: those handed in, or connected now through the command's wiring point. */
+export async function engineOf(io: RunIo, runtime: "runc" | "runsc"): Promise<SandboxEngine> {
+  if (typeof io.engine !== "function") return io.engine;
+  return io.engine({ runtime, warmPoolDefault: DEFAULT_WARM_POOL, onNote: (line) => io.sink.write(`${line}\n`) });
+}
+
+function workersGiven(raw: unknown): boolean {
+  return typeof raw === "object" && raw !== null && (raw as { workers?: unknown }).workers !== undefined;
 }
 
 /** Starts a new run and executes it to its end. */
@@ -70,7 +80,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   validator.warm();
   const task = await preflightRun(taskDir, agentDir, validator);
 
-  const engine = io.engine ?? (await connectEngine({ warmPoolDefault: DEFAULT_WARM_POOL }));
+  const engine = await engineOf(io, options.runtime);
+  if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
   const swept = await engine.sweep();
   if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
 

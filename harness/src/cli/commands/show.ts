@@ -91,5 +91,6 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
     const e = g.evaluateCalls;
     lines.push(`self-test ${e.calls} ctx.evaluate calls (${e.counted} counted), ${e.containers} containers, ${formatMs(e.durationMs)}`);
   }
+  if (g.engines !== undefined) lines.push(`engines   ${Object.entries(g.engines).map(([phase, engines]) => `${phase} ${engines.join(", ")}`).join("; ")}`);
   return lines;
 }
