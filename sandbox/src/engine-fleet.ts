@@ -11,7 +11,7 @@ import type { FleetMember } from "./fleet-member.js";
 import { FleetSandbox, type FleetHooks } from "./fleet-sandbox.js";
 import { RuntimeImageSource } from "./runtime-image.js";
 import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
-import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "./types.js";
+import type { ContainerRunOptions, EngineInfo, Runtime, SandboxLabels, SandboxSpec, SweepResult } from "./types.js";
 
 export interface HealthSettings {
   /** Between two pings of every engine. */
@@ -26,6 +26,9 @@ export const DEFAULT_HEALTH: HealthSettings = { intervalMs: 2_000, timeoutMs: 5_
 
 interface Waiter {
   runtime: Runtime;
+  /** The generation already holds a slot (its meta agent waits in ctx.evaluate): placed past the slots. */
+  nested: boolean;
+  holder: string | null;
   since: number;
   resolve(member: FleetMember): void;
   reject(error: Error): void;
@@ -36,6 +39,8 @@ export type Readmit = (member: FleetMember) => Promise<string | null>;
 
 export class EngineFleet implements SandboxEngine {
   private readonly queue: Waiter[] = [];
+  /** Live sandboxes per generation: a generation's second container may go past the slots. */
+  private readonly holders = new Map<string, number>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly probes = new Map<FleetMember, Promise<boolean>>();
   private readonly recoveries = new Map<FleetMember, Promise<void>>();
@@ -45,8 +50,9 @@ export class EngineFleet implements SandboxEngine {
   private closed = false;
   private readonly hooks: FleetHooks = {
     verify: (member) => this.verify(member),
-    release: (member) => {
+    release: (member, labels) => {
       member.running = Math.max(0, member.running - 1);
+      this.letGo(holderOf(labels));
       this.drain();
     },
     lost: (member, labels, reason) => this.emit({ type: "lost", engine: member.name, labels, reason }),
@@ -140,7 +146,7 @@ export class EngineFleet implements SandboxEngine {
   /** Places `spec` and makes its sandbox there; an engine that went down meanwhile is left for another. */
   private async placed(spec: SandboxSpec, make: (member: FleetMember) => Promise<CreatedSandbox | RunningSandbox>, running: boolean): Promise<FleetSandbox> {
     for (;;) {
-      const member = await this.place(spec.runtime ?? "runc");
+      const member = await this.place(spec.runtime ?? "runc", holderOf(spec.labels));
       const down = member.whenDown().then((reason): never => {
         throw new EvolveError("engine_lost", `the engine ${member.name} stopped answering (${reason})`);
       });
@@ -152,7 +158,7 @@ export class EngineFleet implements SandboxEngine {
         this.emit({ type: "placed", engine: member.name, labels: spec.labels });
         return new FleetSandbox(member, spec.labels, inner, running, this.hooks);
       } catch (error) {
-        this.hooks.release(member);
+        this.hooks.release(member, spec.labels);
         const lostEngine = error instanceof EvolveError && error.code === "engine_lost";
         if (!lostEngine && (await this.verify(member))) throw error;
         // Made after all on an engine given up on: it goes when that engine answers again.
@@ -162,33 +168,52 @@ export class EngineFleet implements SandboxEngine {
     }
   }
 
-  private place(runtime: Runtime): Promise<FleetMember> {
+  private place(runtime: Runtime, holder: string | null): Promise<FleetMember> {
     if (this.closed) return Promise.reject(new EvolveError("interrupted", "the engines were closed"));
     if (!this.members.some((m) => m.state !== "refused" && m.has(runtime))) {
       return Promise.reject(new EvolveError("engine_refused", `no engine of the fleet has the ${runtime} runtime: ${this.describeDown()}`));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ runtime, since: Date.now(), resolve, reject });
+      const nested = holder !== null && (this.holders.get(holder) ?? 0) > 0;
+      this.queue.push({ runtime, nested, holder, since: Date.now(), resolve, reject });
       this.drain();
     });
   }
 
-  /** Hands free slots to the waiters, in order: each to the least-loaded engine that can run it. */
+  /**
+   * Hands free slots to the waiters, in order: each to the least-loaded engine that can run it.
+   * A nested waiter (a generation that already holds a slot: its meta agent waits in
+   * ctx.evaluate for this container) does not wait for a free slot, nor behind others: with
+   * every slot held by a waiting meta agent, the fleet would otherwise wait on itself.
+   */
   private drain(): void {
-    while (this.queue.length > 0) {
-      const next = this.queue[0]!;
-      const member = this.leastLoaded(next.runtime);
-      if (member === null) return;
-      this.queue.shift();
+    for (let i = 0; i < this.queue.length; ) {
+      const next = this.queue[i]!;
+      const member = this.leastLoaded(next.runtime, next.nested);
+      if (member === null) {
+        if (!next.nested) i = this.queue.findIndex((w, k) => k > i && w.nested);
+        else i++;
+        if (i < 0) return;
+        continue;
+      }
+      this.queue.splice(i, 1);
       member.running++;
+      if (next.holder !== null) this.holders.set(next.holder, (this.holders.get(next.holder) ?? 0) + 1);
       next.resolve(member);
     }
   }
 
-  private leastLoaded(runtime: Runtime): FleetMember | null {
+  private letGo(holder: string | null): void {
+    if (holder === null) return;
+    const left = (this.holders.get(holder) ?? 1) - 1;
+    if (left > 0) this.holders.set(holder, left);
+    else this.holders.delete(holder);
+  }
+
+  private leastLoaded(runtime: Runtime, pastSlots: boolean): FleetMember | null {
     let best: FleetMember | null = null;
     for (const m of this.members) {
-      if (m.state !== "up" || !m.has(runtime) || m.running >= m.slots) continue;
+      if (m.state !== "up" || !m.has(runtime) || (!pastSlots && m.running >= m.slots)) continue;
       if (best === null || m.running / m.slots < best.running / best.slots || (m.running / m.slots === best.running / best.slots && m.running < best.running)) best = m;
     }
     return best;
@@ -312,3 +337,7 @@ export class EngineFleet implements SandboxEngine {
   }
 }
 
+/** Whose a sandbox is: its run's generation, or null for containers of no generation. */
+function holderOf(labels: SandboxLabels): string | null {
+  return labels.generation === undefined ? null : `${labels.run ?? ""}/${labels.generation}`;
+}

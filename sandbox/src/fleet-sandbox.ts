@@ -14,8 +14,8 @@ import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome, Sandb
 export interface FleetHooks {
   /** Pings the engine now; false (and the engine marked down) when it does not answer. */
   verify(member: FleetMember): Promise<boolean>;
-  /** Gives the slot back. */
-  release(member: FleetMember): void;
+  /** Gives the slot back (the labels say whose it was). */
+  release(member: FleetMember, labels: SandboxLabels): void;
   lost(member: FleetMember, labels: SandboxLabels, reason: string): void;
 }
 
@@ -116,7 +116,7 @@ export class FleetSandbox implements CreatedSandbox, RunningSandbox {
     } else {
       await Promise.race([removal, this.down]);
     }
-    this.hooks.release(this.member);
+    this.hooks.release(this.member, this.labels);
   }
 
   private live(): RunningSandbox {

@@ -66,7 +66,10 @@ describe("a run on several engines", () => {
     for (const g of generations) expect(Object.keys(g.engines ?? {}), g.id).toContain(g.parent === null ? "validate" : "self-modify");
     const ranOn = (engine: string): string[] => generations.filter((g) => g.parent !== null && Object.values(g.engines ?? {}).some((list) => list.includes(engine))).map((g) => g.id);
     for (const engine of ["main", a.context, b.context]) expect(ranOn(engine), `children with a phase on ${engine}`).not.toEqual([]);
-    const shown = await evolve("show", "three", "g0001", "--out", out);
+    // A child that went through every phase (with ctx.evaluate, "no move helped" children stop at the policy gate).
+    const judged = generations.find((g) => g.parent !== null && g.status.kind === "valid");
+    expect(judged, "a valid child").toBeDefined();
+    const shown = await evolve("show", "three", judged!.id, "--out", out);
     expect(shown.stdout).toMatch(/^engines {3}self-modify \S+; validate \S+; evaluate-stage1 \S+/m);
     expect(leftoversEverywhere("three")).toBe(0);
   }, 300_000);
