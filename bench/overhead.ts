@@ -7,7 +7,7 @@
  *   npx tsx bench/overhead.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
-import { connectEngine } from "../sandbox/src/index.js";
+import { connectEngines, LOCAL_ENGINE } from "../sandbox/src/index.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import { BREAKDOWN_ROWS, breakdown, type Breakdown } from "./lib/generation-breakdown.js";
 import { removeRoot, runEvolution } from "./lib/run-evolution.js";
@@ -35,7 +35,7 @@ interface Variant {
 
 /** Runs one variant of the overhead benchmark and returns its per-generation rows. */
 async function measureOverhead(warmPool: number, n: number, taskName: string): Promise<Variant> {
-  const inner = await connectEngine(warmPool > 0 ? { warmPool } : {});
+  const inner = await connectEngines(LOCAL_ENGINE, warmPool > 0 ? { warmPool } : {});
   const timed = timingEngine(inner);
   const loadBefore = load1();
   try {
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     "measured from the outside: a SandboxEngine decorator (bench/lib/timing-engine.ts) injected through RunIo.engine; no harness change",
     "agent compute = time between the runner's 'ready' and 'result' lines of the self-modify container (improve() itself; module load shown apart)",
     "task compute = EvaluationResult.computeMs (sum of solve call durations as the host sees them)",
-    ...(variants.some((p) => p > 0) ? [`warm pool: connectEngine({ warmPool: ${poolSize} }) (containers created+started ahead, each used once)`] : []),
+    ...(variants.some((p) => p > 0) ? [`warm pool: connectEngines(LOCAL_ENGINE, { warmPool: ${poolSize} }) (containers created+started ahead, each used once)`] : []),
   ];
   const file = await saveResults(variants.length > 1 ? "overhead" : `overhead-pool${variants[0]}`, { task, generationsPerVariant: generations, workers: 1, techniques, variants: results });
   console.log(`techniques: ${techniques.join("; ")}\nresults: ${file}`);

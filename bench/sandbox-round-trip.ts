@@ -8,14 +8,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { connectEngine, newSessionId } from "../sandbox/src/index.js";
+import { connectEngines, newSessionId } from "../sandbox/src/index.js";
 import type { Runtime } from "../sandbox/src/index.js";
 import { saveResults, summarize, table, timeIt } from "./lib/stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 20);
 
-const engine = await connectEngine();
+const engine = await connectEngines();
 const image = await engine.ensureRuntimeImage({ onProgress: console.log });
 const info = await engine.info();
 const session = newSessionId();

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { evaluateCandidate, loadTask, type Task } from "../harness/src/evaluation/index.js";
 import { createValidator } from "../harness/src/validation/index.js";
-import { connectEngine, newSessionId, type SandboxEngine } from "../sandbox/src/index.js";
+import { connectEngines, LOCAL_ENGINE, newSessionId, type SandboxEngine } from "../sandbox/src/index.js";
 import { argInt, checkArgs, load1 } from "./lib/args.js";
 import { bareEngine } from "./lib/bare-engine.js";
 import { percentile, saveResults, table } from "./lib/stats.js";
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   if (!compiled.ok) throw new Error(`the seed did not compile: ${compiled.failure.message}`);
   const full = await loadTask(join(REPO, "tasks", "circle-packing"));
   const bare = await bareEngine();
-  const docker = await connectEngine(pool > 0 ? { warmPool: pool } : {});
+  const docker = await connectEngines(LOCAL_ENGINE, pool > 0 ? { warmPool: pool } : {});
   try {
     // Calibrate on the bare side: one pass over the visible instances, then enough repeats
     // (each with its own derived seed, as the task's repeats work) to reach the target compute.

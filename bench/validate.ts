@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ValidationStage, type ValidationTimings } from "../harness/src/results/index.js";
 import { createValidator, type ValidationOutcome } from "../harness/src/validation/index.js";
-import { connectEngine, newSessionId } from "../sandbox/src/index.js";
+import { connectEngines, newSessionId } from "../sandbox/src/index.js";
 import { percentile } from "./lib/stats.js";
 
 const REPO = resolve(import.meta.dirname, "..");
@@ -51,7 +51,7 @@ async function record(name: string, call: Promise<ValidationOutcome>): Promise<v
   if (!outcome.ok) row.failures.push(`${outcome.failure.stage}/${outcome.failure.code}: ${outcome.failure.message.split("\n")[0]}`);
 }
 
-const engine = await connectEngine();
+const engine = await connectEngines();
 const image = await engine.ensureRuntimeImage();
 const labels = { session: newSessionId(), phase: "bench-validate" };
 const scratch = await mkdtemp(join(tmpdir(), "evolve-bench-validate-"));

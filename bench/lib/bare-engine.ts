@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ts from "typescript";
@@ -34,12 +34,14 @@ export async function bareEngine(): Promise<SandboxEngine> {
   };
   return {
     endpoint: "bare-process",
-    info: async () => ({ endpoint: "bare-process", version: process.version, apiVersion: "-", runtimes: [] }),
+    info: async () => ({ endpoint: "bare-process", version: process.version, apiVersion: "-", runtimes: [], architecture: process.arch, cpus: availableParallelism(), memoryBytes: totalmem() }),
     ensureRuntimeImage: async () => ({ tag: "bare-process", command: [process.execPath, runner], built: false }),
     createSandbox: async () => unsupported("createSandbox"),
     close: () => rm(dir, { recursive: true, force: true }),
     sweep: async () => ({ containers: 0, volumes: 0 }),
     countManaged: async () => ({ containers: 0, volumes: 0 }),
+    engines: () => [{ name: "bare-process", endpoint: "bare-process", state: "up", reason: null, info: null, slots: null, running: 0, image: null }],
+    watch: () => () => undefined,
     async startSandbox(_spec, options): Promise<RunningSandbox> {
       const work = join(dir, `s${n++}`);
       await mkdir(work);

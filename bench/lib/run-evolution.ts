@@ -1,6 +1,6 @@
 /**
- * Runs the real loop (`startRun`, offline strategy: no LLM in the environment) with an
- * injected engine and a quiet sink, and reads the run back through zod.
+ * Runs the real loop (`startRun`; the offline strategy unless an LLM endpoint is given) with
+ * an injected engine and a quiet sink, and reads the run back through zod.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,6 +20,8 @@ export interface BenchRunOptions {
   /** Archive root; a fresh temp folder when absent. */
   out?: string;
   runId?: string;
+  /** An OpenAI-compatible endpoint (no key) and the model to ask; offline when absent. */
+  llm?: { baseURL: string; model: string };
 }
 
 export interface BenchRun {
@@ -38,7 +40,7 @@ export function benchArchiveRoot(name: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `evolve-bench-${name}-`));
 }
 
-/** Runs one evolution to its end; the environment is empty, so the offline strategy runs. */
+/** Runs one evolution to its end; the environment is empty (but for an endpoint when given), so no host setting leaks in. */
 export async function runEvolution(engine: SandboxEngine, options: BenchRunOptions, signal?: AbortSignal): Promise<BenchRun> {
   const out = options.out ?? (await benchArchiveRoot("run"));
   const started = performance.now();
@@ -52,8 +54,9 @@ export async function runEvolution(engine: SandboxEngine, options: BenchRunOptio
       ...(options.evaluations === undefined ? {} : { evaluations: options.evaluations }),
       out,
       ...(options.runId === undefined ? {} : { runId: options.runId }),
+      ...(options.llm === undefined ? {} : { model: options.llm.model }),
     },
-    { sink: { isTTY: false, write: () => undefined }, signal: signal ?? new AbortController().signal, env: {}, engine },
+    { sink: { isTTY: false, write: () => undefined }, signal: signal ?? new AbortController().signal, env: options.llm === undefined ? {} : { OPENAI_BASE_URL: options.llm.baseURL }, engine },
   );
   const wallMs = performance.now() - started;
   const runDir = summary.runDir;

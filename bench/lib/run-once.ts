@@ -8,7 +8,7 @@
  *   node <bin/evolve.js's flags> --import tsx/esm bench/lib/run-once.ts <json BenchRunOptions>
  */
 import { countingEngine, DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
-import { connectEngine } from "../../sandbox/src/index.js";
+import { connectEngines, LOCAL_ENGINE } from "../../sandbox/src/index.js";
 import { removeRoot, runEvolution, type BenchRunOptions } from "./run-evolution.js";
 
 export interface RunOnceResult {
@@ -33,7 +33,7 @@ export interface RunOnceResult {
 
 const options = JSON.parse(process.argv[2] ?? "{}") as BenchRunOptions & { warmPool?: number; containerBudget?: number };
 // The warm pool `evolve run` keeps by default, unless the caller says otherwise.
-const engine = await connectEngine({ warmPool: options.warmPool ?? DEFAULT_WARM_POOL });
+const engine = await connectEngines(LOCAL_ENGINE, { warmPool: options.warmPool ?? DEFAULT_WARM_POOL });
 const stop = new AbortController();
 const budget = options.containerBudget;
 // The run stops (as on Ctrl-C) as the budget's last container starts: the children in flight then are not recorded.

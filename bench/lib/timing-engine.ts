@@ -45,6 +45,8 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
     close: () => inner.close(),
     sweep: (options) => inner.sweep(options),
     countManaged: (session) => inner.countManaged(session),
+    engines: () => inner.engines(),
+    watch: (listener) => inner.watch(listener),
     async startSandbox(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox> {
       const trace: SandboxTrace = {
         labels: { ...spec.labels },

@@ -10,8 +10,9 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
 import { format } from "node:util";
-import { BUILD_DIR, META_ENTRY, TASK_ENTRY, WORK_DIR } from "./protocol.js";
-import type { HostMessage, InitMessage, RunnerMessage, WireJson, WireLlmResponse } from "./protocol.js";
+import { BUILD_DIR, MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, WORK_DIR } from "./protocol.js";
+import type { HostMessage, InitMessage, RunnerMessage, WireJson } from "./protocol.js";
+import type { LlmErrorCode, WireLlmResponse } from "../src/llm-wire.js";
 import { createWorkspaceFiles } from "./workspace-files.js";
 import { createEvaluateClient } from "./evaluate-client.js";
 import { seededRandom } from "./seeded-random.js";
@@ -63,17 +64,30 @@ async function loadExport(entry: string, name: string): Promise<unknown> {
 const pendingLlm = new Map<number, { resolve: (r: WireLlmResponse) => void; reject: (e: Error) => void }>();
 let nextLlmId = 1;
 
+/** The contract's LlmError: an Error whose `code` says why the call was not answered. */
+function llmError(code: LlmErrorCode, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
 function makeLlm(available: boolean) {
   return {
     available,
     complete(request: unknown): Promise<WireLlmResponse> {
-      if (!available) return Promise.reject(new Error("no LLM is configured for this run (offline)"));
+      if (!available) return Promise.reject(llmError("unavailable", "no LLM is configured for this run (offline)"));
+      let text: string;
+      try {
+        text = JSON.stringify(request === undefined ? null : request);
+      } catch (error) {
+        return Promise.reject(llmError("invalid_request", `LLM request refused: it is not JSON-serialisable: ${describeError(error)}`));
+      }
+      // Measured in UTF-16 units; a character is at most 3 bytes, so this over-counts nothing that fits.
+      if (text.length > MAX_LLM_REQUEST_BYTES / 3 && Buffer.byteLength(text) > MAX_LLM_REQUEST_BYTES) {
+        return Promise.reject(llmError("invalid_request", `LLM request refused: ${Buffer.byteLength(text)} bytes of JSON (the limit is ${MAX_LLM_REQUEST_BYTES})`));
+      }
       const id = nextLlmId++;
-      const parsed = toWireJson(request);
-      if (!parsed.ok) return Promise.reject(new Error(parsed.error));
       return new Promise((resolve, reject) => {
         pendingLlm.set(id, { resolve, reject });
-        void send({ type: "llm", id, request: parsed.value as never });
+        void send({ type: "llm", id, request: JSON.parse(text) as WireJson });
       });
     },
   };
@@ -84,7 +98,7 @@ function settleLlm(message: Extract<HostMessage, { type: "llm-result" }>): void 
   if (!pending) return;
   pendingLlm.delete(message.id);
   if (message.ok) pending.resolve(message.response);
-  else pending.reject(new Error(message.error));
+  else pending.reject(llmError(message.code, message.error));
 }
 
 // ---- modes ------------------------------------------------------------------------------

@@ -10,6 +10,8 @@
  *   /work/build  the emitted JS of the agent that is being run (its package.json says "module")
  */
 
+import type { WireLlmAnswer } from "../src/llm-wire.js";
+
 export const WORK_DIR = "/work";
 export const AGENT_DIR = "/work/agent";
 export const BUILD_DIR = "/work/build";
@@ -22,17 +24,12 @@ export type RunnerMode = "check" | "solve" | "improve";
 /** Plain JSON, as on the wire. */
 export type WireJson = null | boolean | number | string | WireJson[] | { [key: string]: WireJson };
 
-export interface WireLlmRequest {
-  messages: { role: "system" | "user" | "assistant"; content: string }[];
-  temperature?: number;
-  maxTokens?: number;
-}
-
-export interface WireLlmResponse {
-  content: string;
-  promptTokens: number;
-  completionTokens: number;
-}
+/**
+ * The largest LLM request (as JSON) the runner sends on: it refuses a larger one itself, so
+ * one oversized request is a refusal, not a step towards the stdout cap that ends the
+ * container (8 MiB for all its output together). The broker's caps on a request are lower.
+ */
+export const MAX_LLM_REQUEST_BYTES = 1024 * 1024;
 
 // ---- host → runner ---------------------------------------------------------------------
 
@@ -58,9 +55,8 @@ export interface CallMessage {
   deadline: number;
 }
 
-export type LlmResultMessage =
-  | { type: "llm-result"; id: number; ok: true; response: WireLlmResponse }
-  | { type: "llm-result"; id: number; ok: false; error: string };
+/** The broker's answer to an `llm` message: a response, or a refusal the agent's call rejects with. */
+export type LlmResultMessage = { type: "llm-result"; id: number } & WireLlmAnswer;
 
 export interface ShutdownMessage {
   type: "shutdown";
@@ -110,11 +106,14 @@ export type ResultMessage =
   | { type: "result"; id: number; ok: true; value: WireJson }
   | { type: "result"; id: number; ok: false; error: string };
 
-/** The agent asks the host's LLM broker for a completion. */
+/**
+ * The agent asks the host's LLM broker for a completion. `request` is what the agent passed,
+ * unchecked: the broker parses it (sandbox/src/llm-wire.ts) and refuses a malformed one.
+ */
 export interface LlmCallMessage {
   type: "llm";
   id: number;
-  request: WireLlmRequest;
+  request: WireJson;
 }
 
 /** A workspace file tool call by the meta agent, for the transcript. */

@@ -3,8 +3,9 @@
  * Pure functions from our spec to Docker's create options, so the hardening can be read
  * and unit-tested in one place.
  */
+import type Docker from "dockerode";
 import { DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, LABEL_PREFIX, SANDBOX_UID } from "./limits.js";
-import type { SandboxLabels, SandboxLimits, SandboxSpec } from "./types.js";
+import type { Runtime, SandboxLabels, SandboxLimits, SandboxSpec } from "./types.js";
 
 export const WORKSPACE_MOUNT = "/work";
 
@@ -28,8 +29,16 @@ export function resolveLimits(limits: Partial<SandboxLimits> | undefined): Sandb
   return { ...DEFAULT_LIMITS, ...(limits ?? {}) };
 }
 
+/** Docker's volume create options, every field we set required. */
+export interface WorkspaceVolumeOptions extends Docker.VolumeCreateOptions {
+  Name: string;
+  Driver: "local";
+  DriverOpts: { type: "tmpfs"; device: "tmpfs"; o: string };
+  Labels: Record<string, string>;
+}
+
 /** A size-capped tmpfs volume owned by the sandbox user: the workspace. */
-export function workspaceVolumeOptions(name: string, labels: SandboxLabels, bytes = DEFAULT_WORKSPACE_BYTES) {
+export function workspaceVolumeOptions(name: string, labels: SandboxLabels, bytes = DEFAULT_WORKSPACE_BYTES): WorkspaceVolumeOptions {
   return {
     Name: name,
     Driver: "local",
@@ -38,7 +47,29 @@ export function workspaceVolumeOptions(name: string, labels: SandboxLabels, byte
   };
 }
 
-export interface ContainerCreateOptions {
+/** The host side of the hardened spec: every field Docker reads for isolation, required. */
+export interface HardenedHostConfig extends Docker.HostConfig {
+  NetworkMode: "none";
+  ReadonlyRootfs: true;
+  Mounts: Docker.MountSettings[];
+  Tmpfs: Record<string, string>;
+  CapDrop: ["ALL"];
+  SecurityOpt: string[];
+  PidsLimit: number;
+  Memory: number;
+  MemorySwap: number;
+  NanoCpus: number;
+  Init: true;
+  IpcMode: "private";
+  Privileged: false;
+  Ulimits: Docker.Ulimit[];
+  LogConfig: { Type: "json-file"; Config: Record<string, string> };
+  Runtime: Runtime;
+  AutoRemove: false;
+}
+
+/** Docker's container create options as the hardened spec fills them. */
+export interface ContainerCreateOptions extends Docker.ContainerCreateOptions {
   Image: string;
   Cmd: string[];
   User: string;
@@ -51,8 +82,8 @@ export interface ContainerCreateOptions {
   OpenStdin: boolean;
   StdinOnce: boolean;
   Tty: boolean;
-  NetworkDisabled: boolean;
-  HostConfig: Record<string, unknown>;
+  NetworkDisabled: true;
+  HostConfig: HardenedHostConfig;
 }
 
 /** Docker create options for `spec`, with the workspace volume `volumeName` at /work. */

@@ -1,43 +1,20 @@
 /**
- * The Docker adapter: the only place that talks to the engine (with runtime-image.ts and
- * docker-sandbox.ts). Preflight, the runtime image, creating sandboxes, and sweeping what
- * dead sessions left behind.
+ * The Docker adapter: one engine behind the sandbox port (with runtime-image.ts and
+ * docker-sandbox.ts). The runtime image, creating sandboxes, and sweeping what dead sessions
+ * left behind. The wiring point (connect-engines.ts) makes the client and hands it in.
  */
-import Docker from "dockerode";
+import type Docker from "dockerode";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { rm } from "node:fs/promises";
 import { pack } from "tar-fs";
 import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec.js";
 import { DockerSandbox } from "./docker-sandbox.js";
 import { EvolveError } from "./errors.js";
 import { LABEL_PREFIX } from "./limits.js";
-import { collectImageInputs, hashImageInputs, runnerCommand, stageBuildContext } from "./runtime-image.js";
-import type { CreatedSandbox, EngineInfo, RunningSandbox, ContainerRunOptions, Runtime, SandboxSpec, SweepResult } from "./types.js";
+import { RuntimeImageSource } from "./runtime-image.js";
+import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
+import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "./types.js";
 import { WarmPool } from "./warm-pool.js";
-
-export interface RuntimeImage {
-  tag: string;
-  /** The command that starts the trusted runner in this image. */
-  command: string[];
-  built: boolean;
-}
-
-export interface SandboxEngine {
-  readonly endpoint: string;
-  info(): Promise<EngineInfo>;
-  /** Find or build the runtime image (never pulls unless the user named a base image). */
-  ensureRuntimeImage(options?: { baseImage?: string; onProgress?: (message: string) => void }): Promise<RuntimeImage>;
-  createSandbox(spec: SandboxSpec): Promise<CreatedSandbox>;
-  /** Create and start in one step; from the warm pool when the engine keeps one. */
-  startSandbox(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox>;
-  /** Remove the warm pool's idle sandboxes (call before exit). */
-  close(): Promise<void>;
-  /** Remove labelled containers and volumes: of dead sessions, or all with `all`. */
-  sweep(options?: { all?: boolean; session?: string }): Promise<SweepResult>;
-  /** Count labelled containers and volumes (of one session, or all). */
-  countManaged(session?: string): Promise<SweepResult>;
-}
 
 /** A session id names this process, so a later start can tell whether it is alive. */
 export function newSessionId(): string {
@@ -59,147 +36,176 @@ function sessionIsDead(session: string): boolean {
   }
 }
 
-function describeEndpoint(): string {
-  return process.env["DOCKER_HOST"] ?? "unix:///var/run/docker.sock";
+/** How a DockerEngine is known and how many sandboxes it keeps warm. */
+export interface DockerEngineSettings {
+  name: string;
+  endpoint: string;
+  warmPool: number;
 }
 
-export interface EngineOptions {
-  /** Sandboxes kept created-and-started per kind of spec; overrides everything else. */
-  warmPool?: number;
-  /** The pool size when EVOLVE_WARM_POOL is unset (default 0: no pool). */
-  warmPoolDefault?: number;
-}
-
-const MAX_WARM_POOL = 8;
-
-/** EVOLVE_WARM_POOL when set (0 turns the pool off), else `fallback`; anything but 0..8 is refused. */
-export function warmPoolFromEnvironment(fallback: number, env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env["EVOLVE_WARM_POOL"];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > MAX_WARM_POOL) {
-    throw new EvolveError("invalid_options", `EVOLVE_WARM_POOL must be a whole number from 0 to ${MAX_WARM_POOL}, not "${raw}"`, {
-      hint: "unset it for the default, or set 0 to turn the warm pool off",
-    });
-  }
-  return value;
-}
-
-/** Connect and ping; an unreachable engine is an EvolveError that says what to do. */
-export async function connectEngine(options: EngineOptions = {}): Promise<SandboxEngine> {
-  const endpoint = describeEndpoint();
-  const docker = new Docker();
-  try {
-    await docker.ping();
-  } catch (error) {
-    throw new EvolveError("engine_unreachable", `no Docker engine answers at ${endpoint} (${(error as Error).message})`, {
-      cause: error,
-      hint: "start one (as root on Debian, `npm test` or `npm start` does it for you; elsewhere `sudo systemctl start docker`) or set DOCKER_HOST",
-    });
-  }
-  return new DockerEngine(docker, endpoint, options.warmPool ?? warmPoolFromEnvironment(options.warmPoolDefault ?? 0));
-}
-
-class DockerEngine implements SandboxEngine {
+/** One Docker engine behind the sandbox port (alone, or as one member of a fleet). */
+export class DockerEngine implements SandboxEngine {
   private imageBuild: Promise<RuntimeImage> | null = null;
-  private readonly pool: WarmPool | null;
+  private pool: WarmPool | null;
+  private running = 0;
+  private image: EngineStatus["image"] = null;
+  private lastInfo: EngineInfo | null = null;
+  private readonly listeners = new Set<(event: EngineEvent) => void>();
 
   constructor(
-    private readonly docker: Docker,
-    readonly endpoint: string,
-    warmPool: number,
+    /** The client; only this module, docker-sandbox.ts and the wiring point hold one. */
+    readonly docker: Docker,
+    private readonly settings: DockerEngineSettings,
   ) {
-    this.pool = warmPool > 0 ? new WarmPool((spec) => this.createDockerSandbox(spec), warmPool) : null;
+    this.pool = this.newPool();
+  }
+
+  get name(): string {
+    return this.settings.name;
+  }
+
+  get endpoint(): string {
+    return this.settings.endpoint;
+  }
+
+  private newPool(): WarmPool | null {
+    return this.settings.warmPool > 0 ? new WarmPool((spec) => this.createDockerSandbox(spec), this.settings.warmPool) : null;
+  }
+
+  /** Drop the warm sandboxes without waiting for the engine (it may not answer): they go when it does. */
+  resetWarmPool(): void {
+    void this.pool?.close().catch(() => undefined);
+    this.pool = this.newPool();
   }
 
   async startSandbox(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox> {
-    if (this.pool) return this.pool.acquire(spec, options);
-    const created = await this.createSandbox(spec);
-    try {
-      return await created.start(options);
-    } catch (error) {
-      await created.remove();
-      throw error;
+    let running: RunningSandbox;
+    if (this.pool) running = await this.pool.acquire(spec, options);
+    else {
+      const created = await this.createDockerSandbox(spec);
+      try {
+        running = await created.start(options);
+      } catch (error) {
+        await created.remove();
+        throw error;
+      }
     }
+    this.emit({ type: "placed", engine: this.name, labels: spec.labels });
+    return running;
+  }
+
+  async createSandbox(spec: SandboxSpec): Promise<CreatedSandbox> {
+    const created = await this.createDockerSandbox(spec);
+    this.emit({ type: "placed", engine: this.name, labels: spec.labels });
+    return created;
   }
 
   async close(): Promise<void> {
     await this.pool?.close();
   }
 
+  /** Answers within `timeoutMs`, or throws. */
+  async ping(timeoutMs: number): Promise<void> {
+    // dockerode's ping takes options (an abort signal ends the request) its type declarations leave out.
+    const ping = this.docker.ping.bind(this.docker) as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>;
+    await ping({ abortSignal: AbortSignal.timeout(timeoutMs) });
+  }
+
   async info(): Promise<EngineInfo> {
-    const [version, info] = await Promise.all([this.docker.version(), this.docker.info() as Promise<{ Runtimes?: Record<string, unknown> }>]);
+    const [version, info] = await Promise.all([
+      this.docker.version(),
+      this.docker.info() as Promise<{ Runtimes?: Record<string, unknown>; Architecture?: string; NCPU?: number; MemTotal?: number }>,
+    ]);
     const runtimes = Object.keys(info.Runtimes ?? {}).filter((r): r is Runtime => r === "runc" || r === "runsc");
-    return { endpoint: this.endpoint, version: version.Version, apiVersion: version.ApiVersion, runtimes: runtimes.sort() };
+    this.lastInfo = {
+      endpoint: this.endpoint,
+      version: version.Version,
+      apiVersion: version.ApiVersion,
+      runtimes: runtimes.sort(),
+      architecture: info.Architecture ?? "unknown",
+      cpus: info.NCPU ?? 1,
+      memoryBytes: info.MemTotal ?? 0,
+    };
+    return this.lastInfo;
+  }
+
+  engines(): EngineStatus[] {
+    return [{ name: this.name, endpoint: this.endpoint, state: "up", reason: null, info: this.lastInfo, slots: null, running: this.running, image: this.image }];
+  }
+
+  watch(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) listener(event);
   }
 
   ensureRuntimeImage(options: { baseImage?: string; onProgress?: (message: string) => void } = {}): Promise<RuntimeImage> {
     // One build per process even when many callers ask at once. EVOLVE_BASE_IMAGE names a
     // registry image (with `node` on its PATH) to layer the runner on instead of scratch.
     const baseImage = options.baseImage ?? (process.env["EVOLVE_BASE_IMAGE"] || null);
-    this.imageBuild ??= this.buildIfMissing(baseImage, options.onProgress).catch((error: unknown) => {
+    this.imageBuild ??= (async () => {
+      const source = new RuntimeImageSource(baseImage);
+      try {
+        return await this.provision(source, options.onProgress);
+      } finally {
+        await source.dispose();
+      }
+    })().catch((error: unknown) => {
       this.imageBuild = null;
       throw error;
     });
     return this.imageBuild;
   }
 
-  private async buildIfMissing(baseImage: string | null, onProgress?: (message: string) => void): Promise<RuntimeImage> {
-    const inputs = await collectImageInputs(baseImage);
-    const hash = await hashImageInputs(inputs);
-    const tag = `evolve-runtime:${hash}`;
-    const command = runnerCommand(baseImage);
+  /** The image of `source` here: found by its content-hash tag, else built from the source's context. */
+  async provision(source: RuntimeImageSource, onProgress?: (message: string) => void): Promise<RuntimeImage> {
+    const { tag, command } = await source.describe();
     try {
       await this.docker.getImage(tag).inspect();
+      this.image = "found";
       return { tag, command, built: false };
     } catch {
       // Not there yet: build it below.
     }
-    onProgress?.(`runtime image: building ${tag} from ${baseImage ?? "the host's node (FROM scratch)"}`);
-    const context = await stageBuildContext(inputs, hash);
-    try {
-      // umask 0: keep modes as staged (/tmp is 1777); @types/tar-fs does not declare it.
-      const keepModes = { umask: 0 } as never;
-      const stream = (await this.docker.buildImage(pack(context, keepModes) as unknown as NodeJS.ReadableStream, {
-        t: tag,
-        rm: true,
-        forcerm: true,
-      })) as NodeJS.ReadableStream;
-      await new Promise<void>((resolve, reject) => {
-        this.docker.modem.followProgress(
-          stream,
-          (error: Error | null, events: { error?: string }[]) => {
-            const failed = error?.message ?? events.find((e) => e.error)?.error;
-            if (failed) reject(new EvolveError("image_build_failed", `building ${tag} failed: ${failed}`));
-            else resolve();
-          },
-        );
+    onProgress?.(`runtime image: building ${tag} from ${source.baseImage ?? "the host's node (FROM scratch)"}`);
+    const context = await source.context();
+    // umask 0: keep modes as staged (/tmp is 1777); @types/tar-fs does not declare it.
+    const keepModes: NonNullable<Parameters<typeof pack>[1]> & { umask: number } = { umask: 0 };
+    const stream = (await this.docker.buildImage(pack(context, keepModes) as unknown as NodeJS.ReadableStream, {
+      t: tag,
+      rm: true,
+      forcerm: true,
+    })) as NodeJS.ReadableStream;
+    await new Promise<void>((resolve, reject) => {
+      this.docker.modem.followProgress(stream, (error: Error | null, events: { error?: string }[]) => {
+        const failed = error?.message ?? events.find((e) => e.error)?.error;
+        if (failed) reject(new EvolveError("image_build_failed", `building ${tag} on ${this.name} failed: ${failed}`));
+        else resolve();
       });
-    } finally {
-      await rm(context, { recursive: true, force: true });
-    }
+    });
+    this.image = "built";
     return { tag, command, built: true };
-  }
-
-  createSandbox(spec: SandboxSpec): Promise<CreatedSandbox> {
-    return this.createDockerSandbox(spec);
   }
 
   private async createDockerSandbox(spec: SandboxSpec): Promise<DockerSandbox> {
     const volumeName = `evolve-ws-${randomBytes(8).toString("hex")}`;
-    await this.docker.createVolume(workspaceVolumeOptions(volumeName, spec.labels) as never);
+    await this.docker.createVolume(workspaceVolumeOptions(volumeName, spec.labels));
     try {
-      const container = await this.docker.createContainer(containerCreateOptions(spec, volumeName) as never);
-      return new DockerSandbox(this.docker, container, volumeName);
+      const container = await this.docker.createContainer(containerCreateOptions(spec, volumeName));
+      this.running++;
+      return new DockerSandbox(this.docker, container, volumeName, () => this.running--);
     } catch (error) {
       await this.docker.getVolume(volumeName).remove().catch(() => undefined);
       const message = (error as Error).message;
       if (spec.runtime === "runsc" && /runtime/i.test(message)) {
-        throw new EvolveError("engine_failed", `the engine has no runsc runtime: ${message}`, {
-          hint: "install gVisor and register it in /etc/docker/daemon.json, or use --runtime runc",
+        throw new EvolveError("engine_failed", `the engine ${this.name} has no runsc runtime: ${message}`, {
+          hint: "install gVisor and register it in the engine's daemon.json, or use --runtime runc",
         });
       }
-      throw new EvolveError("engine_failed", `creating a container failed: ${message}`, { cause: error });
+      throw new EvolveError("engine_failed", `creating a container on ${this.name} failed: ${message}`, { cause: error });
     }
   }
 

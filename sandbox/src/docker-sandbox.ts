@@ -11,7 +11,8 @@ import { WORKSPACE_MOUNT } from "./container-spec.js";
 import { SANDBOX_UID } from "./limits.js";
 import { OutputDemux } from "./output-demux.js";
 import { extractSafely } from "./safe-extract.js";
-import type { CreatedSandbox, ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome, RunningSandbox } from "./types.js";
+import type { CreatedSandbox, RunningSandbox } from "./sandbox-port.js";
+import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "./types.js";
 
 /** How often, and how far apart, a stray SIGKILL's container is re-read for the OOM flag. */
 const OOM_FLAG_LOOKS = 6;
@@ -45,6 +46,8 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
     private readonly docker: Docker,
     private readonly container: Docker.Container,
     private readonly volumeName: string,
+    /** Called once when the sandbox is removed (its engine counts what it runs). */
+    private readonly onRemoved: () => void = () => undefined,
   ) {}
 
   get id(): string {
@@ -192,6 +195,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   async remove(): Promise<void> {
     if (this.removed) return;
     this.removed = true;
+    this.onRemoved();
     clearTimeout(this.timer);
     this.stdin?.destroy();
     await this.container.remove({ force: true }).catch(() => undefined);

@@ -6,6 +6,12 @@
 export type ErrorCode =
   | "engine_unreachable"
   | "engine_failed"
+  /** A TLS problem with a remote engine: a certificate refused, missing or not trusted. */
+  | "engine_tls"
+  /** An engine that cannot serve this run (another CPU architecture, a runtime it lacks). */
+  | "engine_refused"
+  /** An engine stopped answering under a container: its work is redone elsewhere. */
+  | "engine_lost"
   | "image_build_failed"
   | "invalid_task"
   | "invalid_agent"
@@ -13,8 +19,6 @@ export type ErrorCode =
   | "archive_corrupt"
   | "unknown_run"
   | "unknown_generation"
-  | "llm_failed"
-  | "budget_exhausted"
   | "interrupted"
   | "internal";
 

@@ -1,6 +1,11 @@
 /** The sandbox: the only code that imports dockerode or tar-fs. */
-export { connectEngine, newSessionId } from "./docker-engine.js";
-export type { EngineOptions, RuntimeImage, SandboxEngine } from "./docker-engine.js";
+export { connectEngines } from "./connect-engines.js";
+export type { ConnectOptions, EngineConnector, EngineOptions } from "./connect-engines.js";
+export { newSessionId } from "./docker-engine.js";
+export { DEFAULT_HEALTH } from "./engine-fleet.js";
+export type { HealthSettings } from "./engine-fleet.js";
+export { engineSelection, EngineEntry, EngineSelection, EnginesFile, LOCAL_ENGINE } from "./engine-selection.js";
+export type * from "./sandbox-port.js";
 export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./container-spec.js";
 export { DEFAULT_EXTRACT_CAPS, DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, SANDBOX_UID } from "./limits.js";
 export { extractSafely, planExtraction } from "./safe-extract.js";
@@ -12,4 +17,22 @@ export type { ImportCheck, ImproveInit, ImproveOptions, ImproveOutcome, SolveRep
 export type { AgentContainerOptions, LiveWorkspace } from "./runner-channel.js";
 export { describeEnd } from "./runner-channel.js";
 export * from "../runner/protocol.js";
+export {
+  WireLlmRequest,
+  WireLlmRequestFields,
+  WireLlmMessage,
+  WireLlmTool,
+  WireLlmToolCall,
+  WireLlmToolChoice,
+  WireLlmResponse,
+  WireLlmFinishReason,
+  WireLlmAnswer,
+  LlmErrorCode,
+  finishReasonOf,
+  llmRefusal,
+  isShallowJsonObject,
+  TOOL_NAME,
+  MAX_TOOLS,
+  MAX_SCHEMA_DEPTH,
+} from "./llm-wire.js";
 export { seededRandom } from "../runner/seeded-random.js";

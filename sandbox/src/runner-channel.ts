@@ -7,10 +7,11 @@ import { z } from "zod";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AGENT_DIR } from "../runner/protocol.js";
-import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireJson, WireLlmRequest, WireLlmResponse } from "../runner/protocol.js";
-import type { RuntimeImage, SandboxEngine } from "./docker-engine.js";
+import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireJson } from "../runner/protocol.js";
+import { llmRefusal, type WireLlmAnswer } from "./llm-wire.js";
+import type { RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
 import { runnerCommand } from "./runtime-image.js";
-import type { ExtractCaps, ExtractResult, Runtime, RunningSandbox, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+import type { ExtractCaps, ExtractResult, Runtime, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
 
 /** The meta agent's workspace as it is now, for the host to take out (through the safe extractor). */
 export interface LiveWorkspace {
@@ -31,8 +32,11 @@ export interface AgentContainerOptions {
   timeoutMs: number;
   stdoutCapBytes?: number;
   stderrCapBytes?: number;
-  /** The broker: answers the agent's LLM requests; a rejection goes back as the error. */
-  onLlm?: (request: WireLlmRequest) => Promise<WireLlmResponse>;
+  /**
+   * The broker: parses the agent's request (unchecked JSON) and answers it, a refusal
+   * included. It rejects only when the harness itself failed; the agent then gets code "internal".
+   */
+  onLlm?: (request: WireJson) => Promise<WireLlmAnswer>;
   onTool?: (event: ToolMessage) => void;
   /**
    * Answers the meta agent's ctx.evaluate: `request` is unchecked agent data; the answer
@@ -45,19 +49,14 @@ const Json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(Json), z.record(z.string(), Json)]),
 );
 
-const LlmRequestSchema = z.object({
-  messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
-  temperature: z.number().optional(),
-  maxTokens: z.number().optional(),
-});
-
 /** Every line the runner may print; anything else is a protocol violation. */
 export const RunnerMessageSchema = z.union([
   z.object({ type: z.literal("ready"), exports: z.record(z.string(), z.string()) }),
   z.object({ type: z.literal("load-error"), message: z.string() }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: Json }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
-  z.object({ type: z.literal("llm"), id: z.number().int(), request: LlmRequestSchema }),
+  // The request is the broker's to parse: a malformed one is refused to the agent, not a violation.
+  z.object({ type: z.literal("llm"), id: z.number().int(), request: z.unknown() }),
   // Unknown, not Json: the host parses the request with its own strict schema.
   z.object({ type: z.literal("evaluate"), id: z.number().int(), request: z.unknown() }),
   z.object({
@@ -149,12 +148,10 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
   const serveLlm = (message: Extract<RunnerMessage, { type: "llm" }>): void => {
     const answer = options.onLlm
       ? options.onLlm(message.request)
-      : Promise.reject(new Error("no LLM is available in this run"));
-    answer.then(
-      (response) => sandbox?.send({ type: "llm-result", id: message.id, ok: true, response }),
-      (error: unknown) =>
-        sandbox?.send({ type: "llm-result", id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
+      : Promise.resolve(llmRefusal("unavailable", "no LLM is available in this run"));
+    answer
+      .catch((error: unknown) => llmRefusal("internal", `the harness failed to answer: ${error instanceof Error ? error.message : String(error)}`))
+      .then((reply) => sandbox?.send({ type: "llm-result", id: message.id, ...reply }));
   };
 
   const serveEvaluate = (message: Extract<RunnerMessage, { type: "evaluate" }>): void => {

@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -104,16 +104,6 @@ export async function hashImageInputs(inputs: ImageInputs): Promise<string> {
   return hash.digest("hex").slice(0, 16);
 }
 
-async function copyTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) await copyTree(source, target);
-    else if (entry.isFile()) await copyFile(source, target);
-  }
-}
-
 /** Lay out the build context (Dockerfile + rootfs/) in a fresh temp folder. */
 export async function stageBuildContext(inputs: ImageInputs, hash: string): Promise<string> {
   const context = await mkdtemp(join(tmpdir(), "evolve-image-"));
@@ -140,7 +130,9 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
     }
     await writeFile(join(runnerOut, "package.json"), '{ "type": "module" }\n');
     for (const { name, dir } of inputs.toolchainPackages) {
-      await copyTree(dir, join(rootfs, "node_modules", name));
+      // The harness's own packages (trusted), by the platform's copy; links are left out, as a
+      // link to a host path would dangle in the image. Agent trees use the archive's strict copyTree.
+      await cp(dir, join(rootfs, "node_modules", name), { recursive: true, filter: async (path) => !(await lstat(path)).isSymbolicLink() });
     }
     // 1777 like any distribution's /tmp: Docker copies this mode onto the tmpfs mounted there.
     await mkdir(join(rootfs, "tmp"), { recursive: true });
@@ -168,4 +160,44 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
 /** Command that starts the runner in an image built by this module. */
 export function runnerCommand(baseImage: string | null): string[] {
   return [baseImage ? "node" : IMAGE_NODE, RUNNER_MAIN];
+}
+
+/**
+ * The inputs, tag and build context of the runtime image, computed once and shared by every
+ * engine that needs the image: each builds from the same context, and each checks the same
+ * content-hash tag. `dispose` removes the staged context.
+ */
+export class RuntimeImageSource {
+  private described: Promise<{ inputs: ImageInputs; hash: string; tag: string; command: string[] }> | null = null;
+  private staged: Promise<string> | null = null;
+
+  constructor(readonly baseImage: string | null) {}
+
+  /** The image's tag (`evolve-runtime:<hash>`) and the command that starts the runner in it. */
+  async describe(): Promise<{ tag: string; command: string[] }> {
+    const { tag, command } = await this.inputs();
+    return { tag, command };
+  }
+
+  /** The build context folder, staged on first use. */
+  async context(): Promise<string> {
+    this.staged ??= this.inputs().then(({ inputs, hash }) => stageBuildContext(inputs, hash));
+    return this.staged;
+  }
+
+  async dispose(): Promise<void> {
+    const staged = this.staged;
+    this.staged = null;
+    const dir = staged === null ? null : await staged.catch(() => null);
+    if (dir !== null) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  private inputs(): Promise<{ inputs: ImageInputs; hash: string; tag: string; command: string[] }> {
+    this.described ??= (async () => {
+      const inputs = await collectImageInputs(this.baseImage);
+      const hash = await hashImageInputs(inputs);
+      return { inputs, hash, tag: `evolve-runtime:${hash}`, command: runnerCommand(this.baseImage) };
+    })();
+    return this.described;
+  }
 }

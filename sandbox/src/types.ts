@@ -64,42 +64,16 @@ export type ExtractResult =
   | { ok: true; files: number; bytes: number }
   | { ok: false; reason: string };
 
+/** What an engine says of itself (docker version and info). */
 export interface EngineInfo {
   endpoint: string;
   version: string;
   apiVersion: string;
   runtimes: Runtime[];
-}
-
-/** A container that exists but has not started. */
-export interface CreatedSandbox {
-  readonly id: string;
-  /** Start its one process with stdio attached; the timeout clock starts now. */
-  start(options: ContainerRunOptions): Promise<RunningSandbox>;
-  remove(): Promise<void>;
-}
-
-/**
- * A container whose process runs. The workspace is a tmpfs volume, which lives only while
- * the container does, so files go in and come out while it is running (or paused).
- */
-export interface RunningSandbox {
-  readonly id: string;
-  /** Copy a host directory's tree to `containerDir` (under /work), owned by the sandbox user. */
-  putDirectory(hostDir: string, containerDir: string): Promise<void>;
-  /** Take `containerDir` out through the safe extractor into a new `hostDir`. */
-  takeDirectory(containerDir: string, hostDir: string, caps?: Partial<ExtractCaps>): Promise<ExtractResult>;
-  /** Write one line (the JSON encoding of `message`) to the process's stdin. */
-  send(message: unknown): void;
-  closeStdin(): void;
-  /** Freeze every process (cgroup freezer), e.g. to take files out after a timeout. */
-  pause(): Promise<void>;
-  /** SIGKILL now; the outcome says killed. */
-  kill(): Promise<void>;
-  /** Resolves when the process has ended and its outcome is known. */
-  readonly finished: Promise<RunOutcome>;
-  /** Kill if needed, then remove the container and its volume. Never throws. */
-  remove(): Promise<void>;
+  /** As Docker reports it: x86_64, aarch64, ... */
+  architecture: string;
+  cpus: number;
+  memoryBytes: number;
 }
 
 export interface SweepResult {

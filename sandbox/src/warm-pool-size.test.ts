@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { warmPoolFromEnvironment } from "./docker-engine.js";
+import { warmPoolFromEnvironment } from "./connect-engines.js";
 
 describe("warm pool size", () => {
   it("takes EVOLVE_WARM_POOL when set (0 turns the pool off), else the caller's default", () => {

@@ -6,7 +6,8 @@
  * (and phase "pool"), since their generation is not known when they are made.
  */
 import type { DockerSandbox } from "./docker-sandbox.js";
-import type { RunningSandbox, ContainerRunOptions, SandboxSpec } from "./types.js";
+import type { RunningSandbox } from "./sandbox-port.js";
+import type { ContainerRunOptions, SandboxSpec } from "./types.js";
 
 type Make = (spec: SandboxSpec) => Promise<DockerSandbox>;
 

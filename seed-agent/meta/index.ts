@@ -1,20 +1,33 @@
 /**
  * The seed meta agent: `improve` rewrites the agent tree (its own code included). With an
- * LLM it asks for SEARCH/REPLACE edits; without one, or when the model yields no applicable
- * edit, the offline strategy changes knobs so a generation is never empty.
+ * LLM it runs the tool loop, or asks for SEARCH/REPLACE edits when search.llmMode says "text"
+ * or the endpoint refuses tools; without one, or when the model yields no applicable edit,
+ * the offline strategy changes knobs so a generation is never empty.
  *
  * The strategies (and ts-morph, which they use) are imported when `improve` runs, not when
  * this module loads: loading ts-morph takes seconds, and the harness's import check loads
  * this module only to see that `improve` is a function.
  */
-import type { ImproveFn } from "@evolve/contract";
+import type { ImproveContext, ImproveFn, ImproveRequest } from "@evolve/contract";
+import type { LlmOutcome } from "./llm.js";
+import { search } from "./search-params.js";
+
+async function llmOutcome(request: ImproveRequest, ctx: ImproveContext): Promise<LlmOutcome> {
+  if (search.llmMode === "tools") {
+    const { toolImprove } = await import("./tool-loop.js");
+    const outcome = await toolImprove(request, ctx);
+    if (outcome.ok || !outcome.toolsUnsupported) return outcome;
+    ctx.log(`meta: the endpoint refused tools (${outcome.note}); using SEARCH/REPLACE`);
+  }
+  const { llmImprove } = await import("./llm.js");
+  return llmImprove(request, ctx);
+}
 
 export const improve: ImproveFn = async (request, ctx) => {
-  const { offlineImprove } = await import("./offline.js");
-  if (!ctx.llm.available) return offlineImprove(request, ctx);
-  const { llmImprove } = await import("./llm.js");
-  const outcome = await llmImprove(request, ctx);
+  if (!ctx.llm.available) return (await import("./offline.js")).offlineImprove(request, ctx);
+  const outcome = await llmOutcome(request, ctx);
   if (outcome.ok) return outcome.report;
+  const { offlineImprove } = await import("./offline.js");
   ctx.log(`meta: no applicable LLM edit (${outcome.note}); using the offline strategy`);
   return offlineImprove(request, ctx, ` (llm gave no applicable edit: ${outcome.note})`);
 };

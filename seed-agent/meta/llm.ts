@@ -4,27 +4,13 @@
  * a bounded number of times. Whatever still fails is named in the summary.
  */
 import type { ImproveContext, ImproveReport, ImproveRequest, LlmMessage } from "@evolve/contract";
-import { ts } from "ts-morph";
 import { applyBlocks, parseBlocks, type EditResult } from "./edits.js";
 import { retryPrompt, systemPrompt, userPrompt } from "./prompts.js";
 import { search } from "./search-params.js";
+import { oneLine, syntaxErrors } from "./syntax.js";
 
 /** An LLM run either changed files or says why it did not. */
 export type LlmOutcome = { ok: true; report: ImproveReport } | { ok: false; note: string };
-
-/** Syntax errors of a TypeScript text (no type information needed). */
-function syntaxErrors(path: string, text: string): string[] {
-  const out = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-  return (out.diagnostics ?? []).map((d) => {
-    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-    return `${path}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
-  });
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
 
 /** Runs the LLM strategy; never throws for model misbehaviour, only reports it. */
 export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): Promise<LlmOutcome> {
@@ -56,7 +42,8 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
     const { blocks, malformed } = parseBlocks(reply);
     const results: EditResult[] = applyBlocks(current, blocks);
     const touched = new Set(results.filter((r) => r.ok).map((r) => r.block.path));
-    const syntax = [...touched].filter((p) => p.endsWith(".ts")).flatMap((p) => syntaxErrors(p, current.get(p) ?? ""));
+    const syntax: string[] = [];
+    for (const p of [...touched].filter((p) => p.endsWith(".ts"))) syntax.push(...(await syntaxErrors(p, current.get(p) ?? "")));
     pending = [
       ...results.flatMap((r) => (r.ok ? [] : [`block ${r.block.index} (${r.block.path}) ${oneLine(r.reason, 80)}`])),
       ...malformed,
@@ -70,7 +57,7 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
   // A file left unparsable would fail the compile gate for the whole generation: undo it.
   const reverted: string[] = [];
   for (const [path, text] of current) {
-    if (!path.endsWith(".ts") || text === originals.get(path) || syntaxErrors(path, text).length === 0) continue;
+    if (!path.endsWith(".ts") || text === originals.get(path) || (await syntaxErrors(path, text)).length === 0) continue;
     const original = originals.get(path);
     if (original === undefined) current.delete(path);
     else current.set(path, original);

@@ -16,14 +16,16 @@ the new lines
 
 To create or rewrite a whole file, leave the SEARCH part empty. Keep edits small and focused.`;
 
+/** Who the model is and the rules every edit must keep (both LLM strategies start with it). */
+export const AGENT_RULES = `You improve a self-modifying TypeScript agent. Its task agent (task/) solves benchmark instances through \`solve(input, ctx)\`; its meta agent (meta/, the code that is calling you) rewrites the agent tree, its own code included.
+Rules: strict TypeScript (noUncheckedIndexedAccess, exactOptionalPropertyTypes), ESM imports with explicit .js extensions, only relative imports, \`import type\` from "@evolve/contract", "ts-morph" and "typescript"; no node: modules, no network, no file system except through ctx.files. Keep every exported signature. Respect ctx.deadline.`;
+
 /** The system message: who the model is and the one edit format it must use. */
 export function systemPrompt(): string {
-  return `You improve a self-modifying TypeScript agent. Its task agent (task/) solves benchmark instances through \`solve(input, ctx)\`; its meta agent (meta/, the code that is calling you) rewrites the agent tree, its own code included.
-Rules: strict TypeScript (noUncheckedIndexedAccess, exactOptionalPropertyTypes), ESM imports with explicit .js extensions, only relative imports, \`import type\` from "@evolve/contract", "ts-morph" and "typescript"; no node: modules, no network, no file system except through ctx.files. Keep every exported signature. Respect ctx.deadline.
-${EDIT_FORMAT}`;
+  return `${AGENT_RULES}\n${EDIT_FORMAT}`;
 }
 
-function cap(text: string, max: number): string {
+export function cap(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters cut)`;
 }
 
@@ -35,19 +37,24 @@ export function filePriority(task: string, paths: readonly string[]): string[] {
   return [...paths].filter((p) => /\.(ts|md|json)$/.test(p)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** The first user message: feedback, lineage and as much source as fits in `charCap`. */
-export function userPrompt(request: ImproveRequest, files: ReadonlyMap<string, string>, charCap: number): string {
+/** What the model learns of the task, the parent's visible feedback and the lineage. */
+export function briefing(request: ImproveRequest): string[] {
   const { task, feedback, lineage, generation } = request;
   const worst = [...feedback.instances].sort((a, b) => a.score - b.score).slice(0, 10);
-  const parts = [
+  return [
     `# Task: ${task.name}\n${task.description}\nMetric: ${task.metric}`,
     `# Parent ${generation.parent} (depth ${generation.depth}); you are writing generation ${generation.id}`,
     `Visible score of the parent: ${feedback.score ?? "not evaluated"}`,
     worst.length > 0 ? `Weakest instances:\n${worst.map((i) => `- ${i.id}: ${i.score} — ${cap(i.feedback, 300)}`).join("\n")}` : "",
     feedback.stderr.trim() !== "" ? `Stderr excerpt:\n${cap(feedback.stderr, 2000)}` : "",
     lineage.length > 0 ? `Lineage (oldest first; score, then the summary of the change that made it):\n${lineage.slice(-12).map((s) => `- ${s.id}: ${s.score ?? "n/a"} — ${cap(s.summary, 200)}`).join("\n")}` : "",
-    `Files: ${[...files.keys()].join(", ")}`,
   ].filter((p) => p !== "");
+}
+
+/** The first user message: feedback, lineage and as much source as fits in `charCap`. */
+export function userPrompt(request: ImproveRequest, files: ReadonlyMap<string, string>, charCap: number): string {
+  const { task } = request;
+  const parts = [...briefing(request), `Files: ${[...files.keys()].join(", ")}`];
   let used = parts.join("\n\n").length;
   const omitted: string[] = [];
   for (const path of filePriority(task.name, [...files.keys()])) {

@@ -31,4 +31,14 @@ export const search = {
   temperature: 0.7, // evolve:range 0..1.2
   /** LLM: tokens the model may answer with. */
   maxTokens: 4000, // evolve:range 500..8000 int
+  // The tool loop's settings carry no annotation: the offline strategy cannot measure them
+  // (it runs without a model), so it should not spend its moves on them. An LLM may rewrite them.
+  /** LLM: "tools" runs the tool loop (tool-loop.ts); "text" asks for SEARCH/REPLACE blocks (llm.ts). The loop falls back to text by itself when the endpoint refuses tools. */
+  llmMode: "tools" as "tools" | "text",
+  /** LLM tool loop: model turns at most (each may call several tools). */
+  toolSteps: 20,
+  /** LLM tool loop: characters of conversation kept; older tool results are elided past it. */
+  toolContextChars: 60000,
+  /** LLM tool loop: characters of one tool result (a file read) at most. */
+  toolResultChars: 12000,
 };

@@ -14,17 +14,19 @@ const ROOT = join(import.meta.dirname, "../..");
 const ALLOWED: Record<string, readonly string[]> = {
   errors: ["sandbox"], // only sandbox/src/errors.ts: the base error lives in the lowest layer
   results: [],
+  text: [],
   contract: [],
-  selection: ["errors"],
-  archive: ["errors", "results", "selection"],
-  validation: ["errors", "results", "sandbox"],
-  llm: ["errors", "sandbox"],
-  evaluation: ["errors", "results", "sandbox"],
-  "task-api": ["errors", "evaluation", "sandbox"],
-  report: ["errors", "results", "archive", "selection"],
-  evolution: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "sandbox"],
-  replay: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "sandbox"],
-  cli: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "sandbox"],
+  supervision: ["errors"],
+  selection: ["errors", "text", "supervision"],
+  archive: ["errors", "results", "selection", "supervision", "text"],
+  validation: ["errors", "results", "sandbox", "supervision", "text"],
+  llm: ["errors", "sandbox", "text"],
+  evaluation: ["errors", "results", "sandbox", "text"],
+  "task-api": ["errors", "evaluation", "sandbox", "text"],
+  report: ["errors", "results", "archive", "selection", "supervision", "text"],
+  evolution: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "supervision", "sandbox", "text"],
+  replay: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "supervision", "sandbox", "text"],
+  cli: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "supervision", "sandbox", "text"],
 };
 
 /**
@@ -120,7 +122,16 @@ describe("dependency rules", () => {
     expect(folderOf("harness/src/archive/tree.ts")).toBe("archive");
     expect(ALLOWED["selection"]).not.toContain("archive");
     expect(ALLOWED["archive"]).not.toContain("evolution");
+    // The run policy is a leaf: the archive, selection and the gates read it, it reads none of them.
+    expect(ALLOWED["supervision"]).toEqual(["errors"]);
     expect(target("harness/src/archive/run-record.ts", "../selection/rng.js")).toBe("harness/src/selection/rng.ts");
+  });
+
+  it("connect to Docker in one wiring point: the sandbox makes clients in one file, the harness calls it from one", () => {
+    const makesClients = TRUSTED.filter((f) => /new Docker\(/.test(readFileSync(join(ROOT, f), "utf8")));
+    expect(makesClients).toEqual(["sandbox/src/connect-engines.ts"]);
+    const connects = TRUSTED.filter((f) => f.startsWith("harness/") && /\bconnectEngines\b/.test(readFileSync(join(ROOT, f), "utf8")));
+    expect(connects).toEqual(["harness/src/cli/engine-wiring.ts"]);
   });
 
   it("keep tasks on the public task API", () => {

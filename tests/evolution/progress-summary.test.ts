@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import { bestGeneration } from "../../harness/src/archive/index.js";
-import { formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
+import { formatEngineLoad, formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
+import { workersFor } from "../../harness/src/evolution/run-options.js";
+import type { EngineStatus } from "../../sandbox/src/index.js";
 import { generationRecord, invalidAt, scored } from "../support/records.js";
 
 function record(id: string, parent: string | null, visible: number | null, heldout: number | null, valid = true): GenerationRecord {
@@ -45,6 +47,23 @@ describe("progress", () => {
     const text = chunks.join("");
     expect(text).toContain("\r\x1b[Kg0002 <- g0000 [2/3] valid: visible 0.9000, held-out 0.8000 (1.5 s) - change g0002\n");
     expect(text.endsWith("\r\x1b[K")).toBe(true);
+  });
+});
+
+describe("several engines", () => {
+  const engine = (name: string, state: EngineStatus["state"], running: number, slots: number | null): EngineStatus => ({ name, endpoint: `tcp://${name}:2376`, state, reason: null, info: null, slots, running, image: null });
+  const fleet = [engine("a", "up", 2, 2), engine("b", "up", 1, 4), engine("c", "down", 0, 2)];
+
+  it("shows each engine's load on the live line", () => {
+    expect(formatEngineLoad(fleet)).toBe("a 2/2 b 1/4 c down");
+    const progress = new Progress({ isTTY: true, write: () => undefined }, 3, [seed], { load: () => formatEngineLoad(fleet) });
+    expect(progress.line()).toMatch(/ \| engines a 2\/2 b 1\/4 c down \| \d+s elapsed/);
+    progress.stop();
+  });
+
+  it("gives a fleet one worker per slot of the engines that are up; one engine keeps the default", () => {
+    expect(workersFor(fleet, 2)).toBe(6);
+    expect(workersFor([engine("local", "up", 0, null)], 2)).toBe(2);
   });
 });
 

@@ -30,10 +30,10 @@ export async function readConsistentRun(runDir: string, options: { tolerateBadEv
   return { generations: contents.generations, problems };
 }
 
-/** Containers and volumes still labelled with this run (whatever session made them). */
-export function leftoversOfRun(runId: string): { containers: number; volumes: number } {
+/** Containers and volumes still labelled with this run (whatever session made them), on the engine `dockerArgs` name (default: the local one). */
+export function leftoversOfRun(runId: string, dockerArgs: readonly string[] = []): { containers: number; volumes: number } {
   const filter = `label=dev.evolve.run=${runId}`;
-  const count = (args: string[]): number => execFileSync("docker", args, { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "").length;
+  const count = (args: string[]): number => execFileSync("docker", [...dockerArgs, ...args], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "").length;
   return { containers: count(["ps", "-aq", "--filter", filter]), volumes: count(["volume", "ls", "-q", "--filter", filter]) };
 }
 

@@ -11,6 +11,7 @@ import {
   serializeTranscript,
   type BudgetLimits,
 } from "../../harness/src/llm/index.js";
+import type { LlmErrorCode, WireLlmAnswer, WireLlmResponse } from "../../sandbox/src/index.js";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 
 // The broker as the evolution loop uses it: real openai client, scripted endpoint.
@@ -42,21 +43,24 @@ async function brokerFor(script: Script, budgets: { generation?: BudgetLimits; r
   return { broker, server, runLedger, setup };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof Error) return err;
-    throw new Error(`rejected with a non-Error: ${String(err)}`);
-  }
-  throw new Error("expected a rejection");
+/** The refusal an answer carries (the agent's call rejects with it); fails the test on a response. */
+async function refusal(answer: Promise<WireLlmAnswer>): Promise<{ code: LlmErrorCode; message: string }> {
+  const got = await answer;
+  if (got.ok) throw new Error(`expected a refusal, got a response: ${JSON.stringify(got.response)}`);
+  return { code: got.code, message: got.error };
+}
+
+async function response(answer: Promise<WireLlmAnswer>): Promise<WireLlmResponse> {
+  const got = await answer;
+  if (!got.ok) throw new Error(`expected a response, got ${got.code}: ${got.error}`);
+  return got.response;
 }
 
 describe("LLM broker", () => {
   it("answers the agent and records tokens, cost and latency", async () => {
     const { broker } = await brokerFor([{ content: "edit: x=2", promptTokens: 1_000, completionTokens: 500 }]);
     const reply = await broker.onLlm(hello);
-    expect(reply).toEqual({ content: "edit: x=2", promptTokens: 1_000, completionTokens: 500 });
+    expect(reply).toEqual({ ok: true, response: { content: "edit: x=2", toolCalls: [], finishReason: "stop", promptTokens: 1_000, completionTokens: 500 } });
     const [entry] = broker.transcript();
     // gpt-4o-mini: $0.15 in / $0.60 out per 1M tokens.
     expect(entry).toMatchObject({ kind: "llm", outcome: "ok", model: "gpt-4o-mini", attempts: 1, promptTokens: 1_000, completionTokens: 500 });
@@ -69,14 +73,16 @@ describe("LLM broker", () => {
 
   it("records a failed call with its attempts and rejects with the reason", async () => {
     const { broker } = await brokerFor((_r) => ({ kind: "error", status: 503, message: "overloaded" }));
-    const err = await rejection(broker.onLlm(hello));
+    const err = await refusal(broker.onLlm(hello));
+    expect(err.code).toBe("endpoint_failed");
     expect(err.message).toMatch(/failed after 2 attempts: HTTP 503/);
-    expect(broker.transcript()[0]).toMatchObject({ outcome: "failed", failureKind: "http", attempts: 2, error: err.message });
+    expect(broker.transcript()[0]).toMatchObject({ outcome: "failed", failureKind: "http", attempts: 2, error: err.message, code: "endpoint_failed" });
   });
 
   it("refuses a call over the generation budget before sending it", async () => {
     const { broker, server } = await brokerFor([{ content: "never sent" }], { generation: { tokens: 100, usd: null } });
-    const err = await rejection(broker.onLlm(hello));
+    const err = await refusal(broker.onLlm(hello));
+    expect(err.code).toBe("budget_exhausted");
     expect(err.message).toMatch(/LLM budget exhausted: the generation budget has 100 tokens left/);
     expect(err.message).toMatch(/No request was sent/);
     expect(server.chatRequests()).toHaveLength(0);
@@ -95,7 +101,7 @@ describe("LLM broker", () => {
     // 1,000,000 prompt tokens of gpt-4o-mini cost $0.15: a $0.0001 budget fits no call of this size.
     const { broker, server } = await brokerFor([{ content: "x" }], { generation: { tokens: null, usd: 0.0001 } });
     const big = { messages: [{ role: "user", content: "y".repeat(3_000) }], maxTokens: 1_000 };
-    const err = await rejection(broker.onLlm(big));
+    const err = await refusal(broker.onLlm(big));
     expect(err.message).toMatch(/budget exhausted.*\$0\.0001/);
     expect(server.chatRequests()).toHaveLength(0);
   });
@@ -121,7 +127,7 @@ describe("LLM broker", () => {
     expect(run.spent.tokens).toBe(1_668);
     expect(second.runBudgetSpent).toBe(true);
     expect(broker.runBudgetSpent).toBe(true);
-    const err = await rejection(second.onLlm(ask));
+    const err = await refusal(second.onLlm(ask));
     expect(err.message).toMatch(/the run budget has 232 tokens left/);
     expect(server.chatRequests()).toHaveLength(3);
     expect(run.spent.tokens).toBeLessThanOrEqual(1_900);
@@ -134,10 +140,10 @@ describe("LLM broker", () => {
       (req) => ({ kind: "error", status: 401, message: `invalid key: ${req.headers["authorization"] ?? ""}` }),
     ]);
     const reply = await broker.onLlm(hello);
-    const err = await rejection(broker.onLlm(hello));
+    const err = await refusal(broker.onLlm(hello));
     expect(server.chatRequests()[0]?.headers["authorization"]).toBe(`Bearer ${KEY}`);
     expect(err.message).toContain("invalid key");
-    const surfaces = [JSON.stringify(reply), err.message, String(err.stack), serializeTranscript(broker.transcript()), JSON.stringify(setup), inspect(setup, { depth: 5 })];
+    const surfaces = [JSON.stringify(reply), err.message, serializeTranscript(broker.transcript()), JSON.stringify(setup), inspect(setup, { depth: 5 })];
     for (const text of surfaces) expect(text).not.toContain(KEY);
   });
 
@@ -154,7 +160,8 @@ describe("LLM broker", () => {
       [{ messages: Array.from({ length: 10_000 }, () => ({ role: "user", content: "x" })) }, /too many messages: 10000/],
     ];
     for (const [request, reason] of cases) {
-      const err = await rejection(broker.onLlm(request as never));
+      const err = await refusal(broker.onLlm(request));
+      expect(err.code).toBe("invalid_request");
       expect(err.message).toMatch(reason);
       expect(err.message.length).toBeLessThan(1_000);
     }
@@ -175,7 +182,7 @@ describe("LLM broker", () => {
     const setup = resolveLlmSetup({}, {});
     const broker = createGenerationBroker({ setup, runLedger: new BudgetLedger("run", UNLIMITED), generationLimits: UNLIMITED });
     expect(setup.available).toBe(false);
-    await expect(broker.onLlm(hello)).rejects.toThrow(/offline/);
+    expect(await refusal(broker.onLlm(hello))).toMatchObject({ code: "unavailable", message: expect.stringMatching(/offline/) });
     broker.onTool({ type: "tool", name: "write", path: "meta/index.ts", ok: true, error: null });
     broker.onTool({ type: "tool", name: "replace", path: "task/x.ts", ok: false, error: "search text occurs 0 times" });
     const text = serializeTranscript(broker.transcript());
@@ -220,8 +227,8 @@ describe("LLM broker concurrency and shutdown", () => {
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     broker.close();
-    await expect(pending).rejects.toThrow(/abort/);
+    expect(await refusal(pending)).toMatchObject({ code: "unavailable", message: expect.stringMatching(/abort/) });
     expect(Date.now() - started).toBeLessThan(2_000);
-    await expect(broker.onLlm(hello)).rejects.toThrow(/the generation is over/);
+    expect(await refusal(broker.onLlm(hello))).toMatchObject({ code: "unavailable", message: expect.stringMatching(/the generation is over/) });
   });
 });

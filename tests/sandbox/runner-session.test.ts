@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { checkImports, openSolveSession, runImprove } from "../../sandbox/src/index.js";
+import { checkImports, openSolveSession, runImprove, WireLlmRequest, type WireJson } from "../../sandbox/src/index.js";
 import { seededRandom } from "../../sandbox/runner/seeded-random.js";
 import type { ToolMessage } from "../../sandbox/src/index.js";
 import { writeJsBuild } from "../support/js-build.js";
@@ -118,7 +118,10 @@ describe("improve", () => {
       takeTo,
       timeoutMs: 30_000,
       init: { task: "demo", seed: 3, llmAvailable: true, deadline: Date.now() + 30_000, request: { note: "there" } },
-      onLlm: async (request) => ({ content: `echo:${request.messages[0]?.content}`, promptTokens: 3, completionTokens: 2 }),
+      onLlm: async (raw) => {
+        const request = WireLlmRequest.parse(raw);
+        return { ok: true, response: { content: `echo:${request.messages[0]?.content}`, toolCalls: [], finishReason: "stop", promptTokens: 3, completionTokens: 2 } };
+      },
       onTool: (event) => tools.push(event),
     });
     expect(result.error).toBeNull();
@@ -127,6 +130,49 @@ describe("improve", () => {
     expect(await readFile(join(takeTo, "task/new.ts"), "utf8")).toContain("echo:hi there");
     expect(await readFile(join(takeTo, "task/index.ts"), "utf8")).toBe("export const x = 2;\n");
     expect(tools.map((e) => `${e.name}:${e.ok}`)).toEqual(["list:true", "write:true", "replace:true", "read:false"]);
+  });
+
+  it("turns a malformed, unserialisable or oversized LLM request into a refusal the agent catches; the container lives on", async () => {
+    // Each attempt records what the agent's call rejected with; none may end the container.
+    const meta = `export async function improve(request, ctx) {
+      const seen = [];
+      const attempt = async (label, req) => {
+        try { await ctx.llm.complete(req); seen.push(label + ":answered"); }
+        catch (e) { seen.push(label + ":" + e.code + ":" + (e instanceof Error)); }
+      };
+      await attempt("bad-field", { messages: [{ role: "tool", content: 5 }] });
+      await attempt("bigint", { messages: [{ role: "user", content: "x" }], maxTokens: 10n });
+      const cyclic = { messages: [] }; cyclic.self = cyclic;
+      await attempt("cycle", cyclic);
+      await attempt("huge", { messages: [{ role: "user", content: "x".repeat(2 * 1024 * 1024) }] });
+      await attempt("fine", { messages: [{ role: "user", content: "hello" }] });
+      return { summary: seen.join(" "), changedFiles: [] };
+    }\n`;
+    const agentDir = await mkdtemp(join(tmpdir(), "evolve-agent-"));
+    await writeFile(join(agentDir, "x.ts"), "export {};\n");
+    const received: WireJson[] = [];
+    const result = await runImprove({
+      ...base(),
+      buildDir: await writeJsBuild({ meta }),
+      agentDir,
+      takeTo: join(await mkdtemp(join(tmpdir(), "evolve-take-")), "tree"),
+      timeoutMs: 30_000,
+      init: { task: "demo", seed: 3, llmAvailable: true, deadline: Date.now() + 30_000, request: {} },
+      onLlm: async (raw) => {
+        received.push(raw);
+        const parsed = WireLlmRequest.safeParse(raw);
+        if (!parsed.success) return { ok: false, code: "invalid_request", error: "malformed" };
+        return { ok: true, response: { content: "hi", toolCalls: [], finishReason: "stop", promptTokens: 1, completionTokens: 1 } };
+      },
+    });
+    expect(result.error, result.outcome.stderr).toBeNull();
+    expect(result.report).toEqual({
+      summary: "bad-field:invalid_request:true bigint:invalid_request:true cycle:invalid_request:true huge:invalid_request:true fine:answered",
+      changedFiles: [],
+    });
+    // Only the malformed field and the fine request left the container; the runner refused the rest itself.
+    expect(received).toHaveLength(2);
+    expect(result.extracted.ok).toBe(true);
   });
 
   it("kills a meta agent that does not return and takes nothing", async () => {

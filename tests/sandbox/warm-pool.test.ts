@@ -1,6 +1,6 @@
 /** The warm pool: faster hand-outs, one use per sandbox, nothing left after close. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkImports, connectEngine, newSessionId, openSolveSession } from "../../sandbox/src/index.js";
+import { checkImports, connectEngines, LOCAL_ENGINE, newSessionId, openSolveSession } from "../../sandbox/src/index.js";
 import type { RuntimeImage, SandboxEngine } from "../../sandbox/src/index.js";
 import { writeJsBuild } from "../support/js-build.js";
 
@@ -9,7 +9,7 @@ let image: RuntimeImage;
 const session = newSessionId();
 
 beforeAll(async () => {
-  engine = await connectEngine({ warmPool: 1 });
+  engine = await connectEngines(LOCAL_ENGINE, { warmPool: 1 });
   image = await engine.ensureRuntimeImage();
 });
 afterAll(async () => {
@@ -36,7 +36,7 @@ describe("warm pool", () => {
   });
 
   it("starts a pooled sandbox's clock when it is handed out, not when it was made", async () => {
-    const pooled = await connectEngine({ warmPool: 1 });
+    const pooled = await connectEngines(LOCAL_ENGINE, { warmPool: 1 });
     const labels = { session, run: "pool-clock" };
     const buildDir = await writeJsBuild({});
     await checkImports({ engine: pooled, image, labels, buildDir, timeoutMs: 15_000 }); // fills the pool

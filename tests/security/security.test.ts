@@ -13,6 +13,7 @@ import { scoreTampering } from "./cases/tampering.js";
 import { hostileMetaRun } from "./cases/loop.js";
 import { dottedHostnameSweep, orphanSweep } from "./cases/orphans.js";
 import { checkerBombs } from "./cases/checker-bombs.js";
+import { hostileLlmRequests } from "./cases/llm-requests.js";
 import { evaluateAbuse } from "./cases/evaluate-abuse.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
@@ -44,6 +45,7 @@ const containerCases: Case[] = [
   ["10 score tampering", scoreTampering],
   ["11+14 hostile meta agents in the loop (leak search, self-deletion, symlink)", hostileMetaRun, 300_000],
   ["16 ctx.evaluate abuse (malformed, unknown and held-out ids, huge lists, a loop past the count)", evaluateAbuse, 240_000],
+  ["17 hostile LLM requests (tool definitions, tool messages, floods)", hostileLlmRequests],
 ];
 
 describe("security (host)", () => {

@@ -2,12 +2,12 @@
  * Before any test: a reachable engine, the runtime image, and no leftovers of dead
  * sessions. No engine is a failure, never a skip: container tests are the point.
  */
-import { connectEngine, EvolveError } from "../../sandbox/src/index.js";
+import { connectEngines, EvolveError } from "../../sandbox/src/index.js";
 
 export default async function setup(): Promise<void> {
   let engine;
   try {
-    engine = await connectEngine();
+    engine = await connectEngines();
   } catch (error) {
     const hint = error instanceof EvolveError && error.hint ? `\n  ${error.hint}` : "";
     throw new Error(`tests need a Docker engine: ${(error as Error).message}${hint}`);

@@ -7,18 +7,19 @@
  *   await runImprove({ ..., init: { ..., llmAvailable: true }, onLlm: llm.onLlm });
  *   llm.requests[1]?.messages.at(-1)?.content  // what the agent said after the first reply
  *
- * When the script runs out the call rejects with "scripted client: script exhausted", which
- * the agent sees as an LLM error.
+ * Requests are parsed with the wire schema, as the broker does; a malformed one is refused
+ * with code "invalid_request". When the script runs out the call is refused with
+ * "scripted client: script exhausted" (code "endpoint_failed").
  */
-import type { WireLlmRequest, WireLlmResponse } from "../../sandbox/runner/protocol.js";
+import { WireLlmRequest, type WireJson, type WireLlmAnswer } from "../../sandbox/src/index.js";
 
 /** One scripted step: a reply text, or a function of the request (and its 0-based index). */
 export type ScriptedLlmStep = string | ((request: WireLlmRequest, index: number) => string);
 
 /** The callback to hand to the sandbox plus what it received. */
 export interface ScriptedLlmClient {
-  onLlm(request: WireLlmRequest): Promise<WireLlmResponse>;
-  /** Every request, in order, as the host received it. */
+  onLlm(request: WireJson): Promise<WireLlmAnswer>;
+  /** Every well-formed request, in order, as the host received it. */
   readonly requests: WireLlmRequest[];
 }
 
@@ -32,16 +33,24 @@ export function scriptedLlmClient(script: readonly ScriptedLlmStep[]): ScriptedL
   const requests: WireLlmRequest[] = [];
   return {
     requests,
-    async onLlm(request) {
+    async onLlm(raw) {
+      const parsed = WireLlmRequest.safeParse(raw);
+      if (!parsed.success) return { ok: false, code: "invalid_request", error: `malformed LLM request: ${parsed.error.message}` };
+      const request = parsed.data;
       const index = requests.length;
       requests.push(structuredClone(request));
       const step = script[index];
-      if (step === undefined) throw new Error("scripted client: script exhausted");
+      if (step === undefined) return { ok: false, code: "endpoint_failed", error: "scripted client: script exhausted" };
       const content = typeof step === "string" ? step : step(request, index);
       return {
-        content,
-        promptTokens: estimate(request.messages.map((m) => m.content).join("\n")),
-        completionTokens: estimate(content),
+        ok: true,
+        response: {
+          content,
+          toolCalls: [],
+          finishReason: "stop",
+          promptTokens: estimate(request.messages.map((m) => m.content).join("\n")),
+          completionTokens: estimate(content),
+        },
       };
     },
   };

@@ -9,6 +9,7 @@
  *   const server = await startScriptedOpenAIServer([
  *     { kind: "error", status: 429 },
  *     { content: "hello", promptTokens: 12, completionTokens: 3 },
+ *     { content: null, toolCalls: [{ id: "call_1", name: "read_file", arguments: '{"path":"a.ts"}' }] },
  *   ]);
  *   // OPENAI_BASE_URL = server.baseURL  ("http://127.0.0.1:<port>/v1")
  *   server.requests[0]?.headers.authorization  // "Bearer <key>"
@@ -21,17 +22,29 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { z } from "zod";
 
+/** A tool call in a scripted reply, as the model writes it. */
+export interface ScriptedToolCall {
+  /** Defaults to `call_<chat index>_<position>`; `null` leaves the id out (some local servers do). */
+  id?: string | null;
+  name: string;
+  /** JSON text as OpenAI sends it (or anything else a model may write); an object is sent as an object, as some local servers do. */
+  arguments: string | Record<string, unknown>;
+}
+
 /** A successful completion. Token counts default to chars/4 estimates. */
 export interface ScriptedCompletion {
   kind?: "completion";
-  content: string;
+  /** Null when the reply is only tool calls (as OpenAI sends it). */
+  content: string | null;
+  toolCalls?: ScriptedToolCall[];
   promptTokens?: number;
   completionTokens?: number;
   /** Leave `usage` out of the response (some local servers do). */
   omitUsage?: boolean;
   /** Model name echoed in the response; defaults to the requested model. */
   model?: string;
-  finishReason?: "stop" | "length";
+  /** Defaults to "tool_calls" when there are tool calls, else "stop". */
+  finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
   /** Wait this long before answering (for per-call timeout tests). */
   delayMs?: number;
 }
@@ -75,6 +88,8 @@ export const ChatCompletionBody = z
     max_tokens: z.number().optional(),
     max_completion_tokens: z.number().optional(),
     temperature: z.number().optional(),
+    tools: z.array(z.object({ type: z.string(), function: z.object({ name: z.string() }).loose() }).loose()).optional(),
+    tool_choice: z.unknown().optional(),
   })
   .loose();
 export type ChatCompletionBody = z.infer<typeof ChatCompletionBody>;
@@ -203,7 +218,15 @@ function respond(res: ServerResponse, reply: ScriptedReply, recorded: RecordedRe
       const messages = recorded.body?.messages ?? [];
       const promptChars = messages.reduce((n, m) => n + (typeof m.content === "string" ? m.content.length : 0), 0);
       const promptTokens = reply.promptTokens ?? Math.max(1, Math.ceil(promptChars / 4));
-      const completionTokens = reply.completionTokens ?? Math.max(1, Math.ceil(reply.content.length / 4));
+      const toolCalls = (reply.toolCalls ?? []).map((call, i) => ({
+        ...(call.id === null ? {} : { id: call.id ?? `call_${recorded.chatIndex ?? 0}_${i}` }),
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      }));
+      const completionChars = (reply.content ?? "").length + toolCalls.reduce((n, c) => n + c.function.name.length + JSON.stringify(c.function.arguments).length, 0);
+      const completionTokens = reply.completionTokens ?? Math.max(1, Math.ceil(completionChars / 4));
+      const message: Record<string, unknown> = { role: "assistant", content: reply.content, refusal: null };
+      if (toolCalls.length > 0) message["tool_calls"] = toolCalls;
       const body: Record<string, unknown> = {
         id: `chatcmpl-scripted-${recorded.chatIndex ?? 0}`,
         object: "chat.completion",
@@ -212,8 +235,8 @@ function respond(res: ServerResponse, reply: ScriptedReply, recorded: RecordedRe
         choices: [
           {
             index: 0,
-            message: { role: "assistant", content: reply.content, refusal: null },
-            finish_reason: reply.finishReason ?? "stop",
+            message,
+            finish_reason: reply.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
             logprobs: null,
           },
         ],

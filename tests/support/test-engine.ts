@@ -1,6 +1,6 @@
 /** The real engine and runtime image for tests, one session per test file. */
 import { execFileSync } from "node:child_process";
-import { connectEngine, newSessionId } from "../../sandbox/src/index.js";
+import { connectEngines, newSessionId } from "../../sandbox/src/index.js";
 import type { Runtime, RuntimeImage, SandboxEngine } from "../../sandbox/src/index.js";
 
 export interface TestEngine {
@@ -15,7 +15,7 @@ let cached: Promise<TestEngine> | null = null;
 
 export function testEngine(): Promise<TestEngine> {
   cached ??= (async () => {
-    const engine = await connectEngine();
+    const engine = await connectEngines();
     const image = await engine.ensureRuntimeImage();
     const info = await engine.info();
     return { engine, image, session: newSessionId(), runtimes: info.runtimes };

@@ -43,6 +43,14 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     stage1: z.number().nullable(),
   }),
   z.object({ type: z.literal("recorded"), ...gen, status: z.enum(["valid", "invalid", "duplicate"]) }),
+  /** The run policy made this valid child wait for a person (after its `recorded`): why, and until when. */
+  z.object({ type: z.literal("approval_requested"), ...gen, reasons: z.array(z.string()), deadline: Timestamp.nullable() }),
+  /**
+   * A decision on a pending child, appended by whichever process made it (`evolve approve` or
+   * `reject`, or the run at a timeout), after decisions/<gen>.json, which is the record.
+   */
+  z.object({ type: z.literal("approved"), ...gen, by: z.string(), note: z.string().nullable() }),
+  z.object({ type: z.literal("rejected"), ...gen, by: z.string(), reason: z.string().nullable(), timedOut: z.boolean() }),
   z.object({
     type: z.literal("resumed"),
     ...base,
@@ -51,6 +59,10 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     host: z.string().optional(),
   }),
   z.object({ type: z.literal("interrupted"), ...base, reason: z.string() }),
+  /** An engine of the run stopped answering (its containers' work is redone elsewhere) or answers again. */
+  z.object({ type: z.literal("engine"), ...base, engine: z.string(), state: z.enum(["down", "up"]), reason: z.string().nullable() }),
+  /** A child is done again from the start (same id, same seed): an engine was lost under it. */
+  z.object({ type: z.literal("redone"), ...gen, attempt: z.number().int().positive(), reason: z.string() }),
   z.object({ type: z.literal("finished"), ...base, best: GenerationId.nullable() }),
 ]);
 export type ArchiveEvent = z.infer<typeof ArchiveEvent>;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { z } from "zod";
 import { EvolveError } from "../errors/index.js";
 import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
+import { joinDecisions, readDecision, readDecisions } from "./approval-decisions.js";
 import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
 import { TEMP_PREFIX } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
@@ -26,7 +27,7 @@ export interface RunListing {
   readonly generationCount: number;
 }
 
-/** A run read back: its record (null if run.json is unreadable), generations in id order. */
+/** A run read back: its record (null if run.json is unreadable), generations in id order with their decisions joined. */
 export interface RunContents {
   readonly dir: string;
   readonly run: RunRecord | null;
@@ -134,12 +135,14 @@ export async function listRuns(root: string): Promise<{ runs: RunListing[]; prob
   return { runs, problems };
 }
 
-/** Reads one generation.json, checking it sits in the folder of its own id. */
+/** Reads one generation.json, checking it sits in the folder of its own id; a decision on it is joined in. */
 export async function readGenerationRecord(
   runDir: string,
   id: string,
 ): Promise<{ ok: true; value: GenerationRecord } | { ok: false; problem: ArchiveProblem }> {
-  return parseGenerationFile(runDir, id, await readText(generationPaths(runDir, id).record));
+  const result = parseGenerationFile(runDir, id, await readText(generationPaths(runDir, id).record));
+  if (!result.ok || result.value.approval === undefined) return result;
+  return { ok: true, value: { ...result.value, approval: { ...result.value.approval, decision: readDecision(runDir, id) } } };
 }
 
 function parseGenerationFile(
@@ -177,12 +180,15 @@ export async function readRun(runDir: string): Promise<RunContents> {
     .map((e) => e.name)
     .sort((a, b) => (parseGenerationId(a) ?? 0) - (parseGenerationId(b) ?? 0));
   const results = await mapChunked(ids, (id) => parseGenerationFile(runDir, id, readTextSync(generationPaths(runDir, id).record)));
-  const generations: GenerationRecord[] = [];
+  const records: GenerationRecord[] = [];
   for (const r of results) {
-    if (r.ok) generations.push(r.value);
+    if (r.ok) records.push(r.value);
     else problems.push(r.problem);
   }
-  return { dir: runDir, run: record.ok ? record.value : null, generations, problems };
+  const decisions = await readDecisions(runDir);
+  const joined = joinDecisions(records, decisions.decisions, runDir);
+  problems.push(...decisions.problems, ...joined.problems);
+  return { dir: runDir, run: record.ok ? record.value : null, generations: joined.generations, problems };
 }
 
 /** Parses a JSON-lines file; each bad line is a problem "<path>:<line>". */

@@ -176,11 +176,24 @@ export class ArchiveWriter {
 
   /** Appends one event line; appends are serialised so lines never interleave. */
   async appendEvent(event: ArchiveEvent): Promise<void> {
-    const line = `${JSON.stringify(parseOrThrow(ArchiveEvent, event, "event"))}\n`;
+    const line = eventLine(event);
     const next = this.#eventChain.then(() => appendFile(join(this.runDir, EVENTS_FILE), line));
     this.#eventChain = next.catch(() => undefined);
     return next;
   }
+}
+
+function eventLine(event: ArchiveEvent): string {
+  return `${JSON.stringify(parseOrThrow(ArchiveEvent, event, "event"))}\n`;
+}
+
+/**
+ * Appends one event from a process that does not own the run (`evolve approve` while the run
+ * is live). The file is opened O_APPEND and the line goes in one write of a few hundred
+ * bytes, so it lands whole after whatever the owner appended, never inside one of its lines.
+ */
+export async function appendRunEvent(runDir: string, event: ArchiveEvent): Promise<void> {
+  await appendFile(join(runDir, EVENTS_FILE), eventLine(event));
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 /** generation.json: everything known about one attempted child (or the seed), valid or not. */
 import { z } from "zod";
 import { EvaluationResult, InvalidStatus } from "../results/index.js";
+import { GenerationApproval } from "./approval-record.js";
 import { GenerationId, Timestamp } from "./generation-id.js";
 
 export const GENERATION_SCHEMA_VERSION = 1;
@@ -72,6 +73,9 @@ export const EvaluateCalls = z.object({
   durationMs: Ms,
 });
 export type EvaluateCalls = z.infer<typeof EvaluateCalls>;
+/** Which engines ran each phase (self-modify, validate, evaluate-stage1, ...), in order; runs on named engines only. */
+export const EnginePlacements = z.record(z.string().min(1).max(100), z.array(z.string().min(1).max(100)).min(1).max(64));
+export type EnginePlacements = z.infer<typeof EnginePlacements>;
 
 export const GenerationRecord = z.object({
   schemaVersion: z.literal(GENERATION_SCHEMA_VERSION),
@@ -97,5 +101,12 @@ export const GenerationRecord = z.object({
   /** Absent when the meta agent could not call ctx.evaluate (older records, the seed). */
   evaluateCalls: EvaluateCalls.optional(),
   createdAt: Timestamp,
+  /**
+   * Present when the run's policy made this (valid) child wait for a person: it is not a
+   * parent, the best or a branch point until approved. Absent: no approval was needed.
+   */
+  approval: GenerationApproval.optional(),
+  /** Absent in archives from before several engines, and on one engine alone. */
+  engines: EnginePlacements.optional(),
 });
 export type GenerationRecord = z.infer<typeof GenerationRecord>;

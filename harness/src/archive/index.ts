@@ -21,7 +21,10 @@ export {
   readTranscript,
 } from "./archive-reader.js";
 export type { RunContents, RunListing } from "./archive-reader.js";
-export { ArchiveWriter } from "./archive-writer.js";
+export { appendRunEvent, ArchiveWriter } from "./archive-writer.js";
+export { ApprovalDecision, DECISION_SCHEMA_VERSION, GenerationApproval, MAX_NOTE_CHARS } from "./approval-record.js";
+export { decisionPath, DECISIONS_DIR, joinDecisions, readDecision, readDecisions, recordDecision, timeoutDecision, writeDecision } from "./approval-decisions.js";
+export type { DecisionWrite } from "./approval-decisions.js";
 export type { GenerationFiles } from "./archive-writer.js";
 export { applyPatch, parsePatch } from "./apply-patch.js";
 export type { ApplyPatchResult, FilePatch, ParsePatchResult, PatchFailure, PatchHunk, PatchLine } from "./apply-patch.js";
@@ -29,6 +32,7 @@ export { writeFileAtomic } from "./atomic-fs.js";
 export {
   ChangedFile,
   EvaluateCalls,
+  EnginePlacements,
   GENERATION_SCHEMA_VERSION,
   GenerationRecord,
   GenerationStatus,

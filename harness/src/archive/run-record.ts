@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { RngState } from "../selection/index.js";
 import { SelectionStrategyName } from "../selection/index.js";
+import { RunPolicy } from "../supervision/index.js";
 import { GenerationId, RunId, Timestamp } from "./generation-id.js";
 import { upgradeRunRecord } from "./migrate-run-record.js";
 
@@ -74,6 +75,8 @@ const RunRecordShape = z.object({
   config: RunConfig,
   harnessVersion: z.string().min(1),
   from: RunOrigin.optional(),
+  /** `--policy`: protected paths and approval rules; absent: none (every valid child is a parent). */
+  policy: RunPolicy.optional(),
   status: RunStatus,
   /** The selection RNG after the last selection; null before the first. */
   rng: RngState.nullable(),

@@ -1,5 +1,6 @@
 /** What every `evolve` subcommand is: a name, its help, its options, and what it does. */
 import type { ParseArgsConfig } from "node:util";
+import type { ErrorCode } from "../errors/index.js";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
@@ -21,6 +22,8 @@ export interface CliCommand {
   options: OptionSpec;
   /** How many positionals the command takes. */
   positionals: { min: number; max: number; names: string };
+  /** Error codes that mean the arguments name something that is not there (exit 2, not 1). */
+  usageErrors?: readonly ErrorCode[];
   /** Returns the exit code. */
   run(input: CommandInput): Promise<number>;
 }

@@ -58,7 +58,7 @@ export async function main(argv: string[], io = { out: (l: string) => console.lo
     if (error instanceof EvolveError) {
       io.err(`evolve ${name}: ${error.message}`);
       if (error.hint) io.err(`  what to do: ${error.hint}`);
-      return 1;
+      return command.usageErrors?.includes(error.code) === true ? USAGE_EXIT : 1;
     }
     io.err(`evolve ${name}: internal error: ${error instanceof Error ? error.message : String(error)}`);
     if (process.env["EVOLVE_DEBUG"]) io.err(error instanceof Error ? (error.stack ?? "") : "");

@@ -13,28 +13,91 @@ declare module "@evolve/contract" {
   /** Plain JSON: everything that crosses the container boundary is this. */
   export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-  export interface LlmMessage {
-    role: "system" | "user" | "assistant";
-    content: string;
+  /** A tool the model may call: OpenAI-style function calling. */
+  export interface LlmTool {
+    /** 1 to 64 letters, digits, `_` or `-`. */
+    name: string;
+    description?: string;
+    /** JSON Schema of the arguments (an object schema), nested at most 32 deep. */
+    parameters?: { [key: string]: Json };
   }
+
+  /** "auto" (the default when tools are given): the model decides; "required": it must call one; or this very tool. */
+  export type LlmToolChoice = "auto" | "none" | "required" | { name: string };
+
+  /** One call the model made. */
+  export interface LlmToolCall {
+    /** Send it back as `toolCallId` with the call's result. */
+    id: string;
+    name: string;
+    /** The arguments as the model wrote them: usually JSON text, but not always; parse them yourself. */
+    arguments: string;
+  }
+
+  /**
+   * A chat message. An assistant message sent back carries the tool calls the model made;
+   * each of them must be answered by a `tool` message right after it, before any other message.
+   */
+  export type LlmMessage =
+    | { role: "system" | "user"; content: string }
+    | { role: "assistant"; content: string; toolCalls?: LlmToolCall[] }
+    | { role: "tool"; toolCallId: string; content: string };
 
   export interface LlmRequest {
     messages: LlmMessage[];
     temperature?: number;
     maxTokens?: number;
+    /** At most 128, each name once. */
+    tools?: LlmTool[];
+    /** Only with tools. */
+    toolChoice?: LlmToolChoice;
   }
 
+  /** Why the reply ended: "length" when it was cut at maxTokens (tool call arguments may then be cut too). */
+  export type LlmFinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "other";
+
   export interface LlmResponse {
+    /** The reply's text; "" when the model only called tools. */
     content: string;
+    /** Empty when the model called no tool. */
+    toolCalls: LlmToolCall[];
+    finishReason: LlmFinishReason;
     promptTokens: number;
     completionTokens: number;
   }
 
+  /**
+   * Why `complete` rejected (the rejection is an `LlmError`). Nothing was sent to the model
+   * unless the code is "endpoint_failed" or "tools_unsupported".
+   * - invalid_request: the request is malformed or too large (the message says which field and why)
+   * - unavailable: no LLM in this run (offline), or the generation is over
+   * - busy: too many calls waiting at once; wait for some to finish
+   * - budget_exhausted: the token or dollar budget cannot fit this call
+   * - tools_unsupported: the endpoint answered HTTP 400 to a request with tools; retry without them
+   * - endpoint_failed: the endpoint failed (HTTP error, network, timeout, bad response) after retries
+   * - replay_divergence: `evolve replay` served recorded answers and this request differs from the recorded one
+   * - internal: the harness failed to answer
+   */
+  export type LlmErrorCode =
+    | "invalid_request"
+    | "unavailable"
+    | "busy"
+    | "budget_exhausted"
+    | "tools_unsupported"
+    | "endpoint_failed"
+    | "replay_divergence"
+    | "internal";
+
+  /** What `complete` rejects with. */
+  export interface LlmError extends Error {
+    readonly code: LlmErrorCode;
+  }
+
   /** A chat model reached through the harness's broker over stdio. */
   export interface LlmClient {
-    /** False in an offline run: `complete` then rejects. */
+    /** False in an offline run: `complete` then rejects with code "unavailable". */
     readonly available: boolean;
-    /** One chat completion; rejects with a message when the budget is spent. */
+    /** One chat completion; rejects with an `LlmError` (a message and a code) when it is not answered. */
     complete(request: LlmRequest): Promise<LlmResponse>;
   }
 

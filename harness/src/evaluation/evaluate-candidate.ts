@@ -5,7 +5,6 @@
  */
 import { openSolveSession, type AgentContainerOptions, type SandboxEngine } from "../../../sandbox/src/index.js";
 import type { Runtime, SandboxLabels, SandboxLimits } from "../../../sandbox/src/index.js";
-import type { WireLlmRequest, WireLlmResponse } from "../../../sandbox/src/index.js";
 import { EvolveError } from "../errors/index.js";
 import { EvaluationResult, type EvaluationStage, type StageResult } from "../results/index.js";
 import type { Task } from "./load-task.js";
@@ -43,7 +42,7 @@ export interface EvaluateOptions {
   /** Largest accepted JSON answer of one call (default 1 MiB). */
   outputCapBytes?: number;
   llmAvailable?: boolean;
-  onLlm?: (request: WireLlmRequest) => Promise<WireLlmResponse>;
+  onLlm?: AgentContainerOptions["onLlm"];
 }
 
 const DEFAULT_OUTPUT_CAP = 1024 * 1024;

@@ -5,6 +5,7 @@
 import type { Json } from "@evolve/contract";
 import type { InstanceResult, Split } from "../results/index.js";
 import { GradeOutcome, jsonBytes, type Grader, type SolveCall, type SolveReply, type TaskInstance } from "./grader.js";
+import { capText } from "../text/index.js";
 
 /** The part of a solve session the grading needs (the sandbox's SolveSession fits). */
 export interface CallTarget {
@@ -30,9 +31,6 @@ export interface Attempt {
 const FEEDBACK_CAP = 2000;
 const ARTIFACT_CAP_BYTES = 256 * 1024;
 
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
-}
 
 function errorMessage(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
@@ -128,8 +126,8 @@ export function instanceResult(instance: TaskInstance, split: Split, attempts: r
     split,
     score: mean,
     value,
-    feedback: cap(feedback, FEEDBACK_CAP),
-    error: error === null ? null : cap(error, FEEDBACK_CAP),
+    feedback: capText(feedback, FEEDBACK_CAP, inAll),
+    error: error === null ? null : capText(error, FEEDBACK_CAP, inAll),
     durationMs: attempts.reduce((s, a) => s + a.durationMs, 0),
     ...(attempts.length > 1 ? { repeats: scores } : {}),
     ...(artifact !== undefined && artifactBytes !== null && artifactBytes <= ARTIFACT_CAP_BYTES ? { artifact } : {}),
@@ -139,4 +137,8 @@ export function instanceResult(instance: TaskInstance, split: Split, attempts: r
 /** The result of an instance that never ran (time or restarts used up). */
 export function notRun(instance: TaskInstance, split: Split, reason: string): InstanceResult {
   return { id: instance.id, split, score: 0, value: null, feedback: reason, error: reason, durationMs: 0 };
+}
+
+function inAll(length: number): string {
+  return `… (${length} characters in all)`;
 }

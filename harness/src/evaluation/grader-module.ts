@@ -6,6 +6,7 @@
 import { relative } from "node:path";
 import { importTaskModule, TASK_API_SPECIFIER } from "./import-task-module.js";
 import type { Grader } from "./grader.js";
+import { oneLine } from "../text/index.js";
 
 export const GRADER_FILE = "grader.ts";
 /** A grader whose top-level code has not settled by then (an await that never ends) is refused. */
@@ -17,10 +18,6 @@ const SHAPE_HINT = `export const grader = defineGrader({ instanceSchema, grade }
 
 export type GraderLoad = { ok: true; grader: Grader } | { ok: false; problem: string };
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= LINE_CAP ? flat : `${flat.slice(0, LINE_CAP)}…`;
-}
 
 /** Paths inside the task folder as the user wrote them, others as they are. */
 function shorten(text: string, taskDir: string): string {
@@ -44,16 +41,17 @@ export function describeLoadFailure(cause: unknown, taskDir: string): string {
   const message = shorten(error.message, taskDir);
   const missingPackage = /Cannot find package '([^']+)'/.exec(error.message);
   if (error.code === "ERR_MODULE_NOT_FOUND" && missingPackage)
-    return oneLine(`${GRADER_FILE}: cannot load: package '${missingPackage[1]}' is not available (${message}); a grader may import ${ALLOWED_IMPORTS}`);
+    return oneLine(`${GRADER_FILE}: cannot load: package '${missingPackage[1]}' is not available (${message}); a grader may import ${ALLOWED_IMPORTS}`, LINE_CAP);
   if (error.code === "ERR_MODULE_NOT_FOUND" || error.code === "ERR_UNSUPPORTED_DIR_IMPORT")
-    return oneLine(`${GRADER_FILE}: cannot load: ${message}; check the import's path (a .ts file is imported as ./name.js)`);
+    return oneLine(`${GRADER_FILE}: cannot load: ${message}; check the import's path (a .ts file is imported as ./name.js)`, LINE_CAP);
   if (error.name === "TransformError")
-    return oneLine(`${GRADER_FILE}: cannot load: ${message.replace(/^Transform failed with \d+ errors?:\s*/, "").replace("ERROR: ", "syntax error: ")}; fix the TypeScript there`);
+    return oneLine(`${GRADER_FILE}: cannot load: ${message.replace(/^Transform failed with \d+ errors?:\s*/, "").replace("ERROR: ", "syntax error: ")}; fix the TypeScript there`, LINE_CAP);
   if (error.name === "SyntaxError")
-    return oneLine(`${GRADER_FILE}: cannot load: ${message}; see the task API in the README ("Your own task")`);
+    return oneLine(`${GRADER_FILE}: cannot load: ${message}; see the task API in the README ("Your own task")`, LINE_CAP);
   const where = whereInTask(error.stack, taskDir);
   return oneLine(
     `${GRADER_FILE}: threw while loading${where === null ? "" : ` at ${where}`}: ${error.name}: ${message}; top-level code must not throw (do the work inside grade())`,
+    LINE_CAP,
   );
 }
 

@@ -5,6 +5,7 @@
 import type { EvaluationStage, InstanceResult, Split, StageResult } from "../results/index.js";
 import type { Grader, TaskInstance } from "./grader.js";
 import { attemptInstance, instanceResult, notRun, type Attempt, type CallTarget, type GradeLimits } from "./grade-instance.js";
+import { capTail } from "../text/index.js";
 
 /** A session as the stage sees it; `close` returns the session's capped stderr. */
 export interface StageSession extends CallTarget {
@@ -37,9 +38,6 @@ export function repeatSeed(seed: number, repeat: number): number {
   return (h ^ (h >>> 16)) & 0x7fffffff;
 }
 
-function tail(text: string, max: number): string {
-  return text.length <= max ? text : `…(${text.length - max} earlier characters cut)\n${text.slice(-max)}`;
-}
 
 /** Runs `instances` as stage `stage` of split `split`. */
 export async function runStage(
@@ -114,7 +112,7 @@ export async function runStage(
       instances: results,
       score,
       durationMs: Date.now() - started,
-      stderr: tail(stderr.filter((s) => s.length > 0).join("\n--- next session ---\n"), STDERR_CAP),
+      stderr: capTail(stderr.filter((s) => s.length > 0).join("\n--- next session ---\n"), STDERR_CAP),
     },
     computeMs,
   };

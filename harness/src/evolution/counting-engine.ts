@@ -20,6 +20,8 @@ export function countingEngine(engine: SandboxEngine, onStart: (count: number) =
     close: async () => undefined,
     sweep: (options) => engine.sweep(options),
     countManaged: (session) => engine.countManaged(session),
+    engines: () => engine.engines(),
+    watch: (listener) => engine.watch(listener),
   };
   return { engine: counted, started: () => started };
 }

@@ -32,7 +32,7 @@ const MESSAGE_CHARS = 2_000;
 const STARTS_MS = 20_000;
 
 export interface DraftEvaluatorInput {
-  ctx: Pick<RunContext, "sandbox" | "validator" | "task" | "evaluationSeed" | "runId" | "evaluations" | "workRoot" | "signal">;
+  ctx: Pick<RunContext, "sandbox" | "validator" | "task" | "evaluationSeed" | "runId" | "evaluations" | "workRoot" | "signal" | "policy">;
   generationId: string;
   /** The parent's snapshot: the draft is checked against it, as the child will be. */
   parentSnapshotDir: string;

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
 import { type EvaluationResult, type Failure, failure as fail } from "../results/index.js";
 import { diffDirectories, generationPaths, type ArchiveWriter, type DirectoryDiff, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
+import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";
 import { buildImproveRequest } from "./improve-request.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
@@ -97,7 +98,9 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       }));
     }
 
-    const record = buildRecord({
+    // Before anything is written: a child an engine failed under is redone, not recorded.
+    const engines = ctx.engines.settle(id);
+    const built = buildRecord({
       id,
       parent: parent.id,
       depth: parent.depth + 1,
@@ -114,12 +117,18 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       evaluateCalls: modified.evaluateCalls,
       duplicateOf: original?.id ?? null,
     });
-    return await recordGeneration(writer, record, {
+    // A duplicate is never a parent itself, so it never waits for a person either.
+    const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, failure, diff?.changes ?? []) : undefined;
+    const withEngines = engines === undefined ? built : { ...built, engines };
+    const record = approval === undefined ? withEngines : { ...withEngines, approval };
+    const recorded = await recordGeneration(writer, record, {
       snapshotDir: diff === null ? null : takeTo,
       patch: diff?.patch ?? "",
       transcript: modified.transcript,
       logs: { "self-modify.stderr": modified.outcome.stderr },
     });
+    await logApprovalRequest(writer, recorded);
+    return recorded;
   } finally {
     await rm(work, { recursive: true, force: true });
   }

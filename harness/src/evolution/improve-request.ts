@@ -6,6 +6,7 @@
 import type { ImproveRequest, InstanceFeedback, LineageStep } from "@evolve/contract";
 import type { GenerationRecord } from "../archive/index.js";
 import type { TaskManifest } from "../evaluation/index.js";
+import { capText } from "../text/index.js";
 import type { StageResult } from "../results/index.js";
 
 const FEEDBACK_CHARS = 600;
@@ -40,9 +41,9 @@ export function visibleFeedback(stages: readonly StageResult[]): { instances: In
     .map((i) => ({
       id: i.id,
       score: i.score,
-      feedback: cap(i.error === null ? i.feedback : `${i.feedback} (error: ${i.error})`, FEEDBACK_CHARS),
+      feedback: capText(i.error === null ? i.feedback : `${i.feedback} (error: ${i.error})`, FEEDBACK_CHARS),
     }));
-  const stderr = cap(visibleStages.map((s) => s.stderr).filter((s) => s.trim() !== "").join("\n"), STDERR_CHARS);
+  const stderr = capText(visibleStages.map((s) => s.stderr).filter((s) => s.trim() !== "").join("\n"), STDERR_CHARS);
   return { instances, stderr };
 }
 
@@ -53,7 +54,7 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
   const lineage: LineageStep[] = inputs.lineage.map((g) => ({
     id: g.id,
     score: g.scores.visible,
-    summary: cap(g.summary ?? (g.parent === null ? "seed" : ""), SUMMARY_CHARS),
+    summary: capText(g.summary ?? (g.parent === null ? "seed" : ""), SUMMARY_CHARS),
   }));
   return {
     task: { name: inputs.manifest.name, description: inputs.manifest.description, metric: inputs.manifest.metric },
@@ -63,8 +64,4 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
     lineage,
     budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline, evaluations: inputs.evaluations },
   };
-}
-
-function cap(text: string, chars: number): string {
-  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
 }

@@ -49,7 +49,7 @@ export { runLoop } from "./run-loop.js";
 export type { LoopEnd, LoopOptions, LoopState } from "./run-loop.js";
 export { executeRun } from "./run-session.js";
 export type { SessionInputs } from "./run-session.js";
-export { Progress, describeRecord, formatDuration } from "./progress.js";
+export { Progress, describeRecord, formatDuration, formatEngineLoad } from "./progress.js";
 export type { ProgressSink } from "./progress.js";
 export { formatSummary, summarise } from "./summary.js";
 export type { RunSummary } from "./summary.js";

@@ -11,6 +11,7 @@ import {
 import type { EvaluationResult, Failure } from "../results/index.js";
 import type { BrokerUsage } from "../llm/index.js";
 import { scoresOf } from "./evaluate-step.js";
+import { capText } from "../text/index.js";
 
 const LOG_CAP = 64 * 1024;
 
@@ -89,5 +90,5 @@ export async function recordGeneration(writer: ArchiveWriter, record: Generation
 }
 
 function capLog(text: string): string {
-  return text.length <= LOG_CAP ? text : `${text.slice(0, LOG_CAP)}\n[log capped at ${LOG_CAP} characters]\n`;
+  return capText(text, LOG_CAP, (length) => `\n[log capped at ${LOG_CAP} of ${length} characters]\n`);
 }

@@ -5,23 +5,26 @@
  * dead sessions are swept first.
  */
 import { hostname } from "node:os";
-import { connectEngine, EvolveError } from "../../../sandbox/src/index.js";
-import { abandonedChildren, ArchiveWriter, deathsWhileChecking, readEvents, resolveRunDir } from "../archive/index.js";
+import { EvolveError } from "../../../sandbox/src/index.js";
+import { abandonedChildren, ArchiveWriter, deathsWhileChecking, readEvents, readRunRecord, resolveRunDir } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
 import { createValidator } from "../validation/index.js";
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
-import { DEFAULT_ARCHIVE_ROOT, DEFAULT_WARM_POOL } from "./run-options.js";
+import { DEFAULT_ARCHIVE_ROOT } from "./run-options.js";
 import { checkLimitsOf } from "./run-context-of.js";
 import { executeRun } from "./run-session.js";
-import type { RunIo } from "./start-run.js";
+import { engineOf, type RunIo } from "./start-run.js";
 import type { RunSummary } from "./summary.js";
 
 /** Continues the run named `run` (a run id under `root`, or a path) to its end. */
 export async function resumeRun(run: string, io: RunIo & { root?: string }): Promise<RunSummary> {
   const runDir = await resolveRunDir(run, io.root ?? DEFAULT_ARCHIVE_ROOT);
-  const engine = io.engine ?? (await connectEngine({ warmPoolDefault: DEFAULT_WARM_POOL }));
+  // The runtime the run asked for decides which engines can take it: read before connecting.
+  const recordedRun = await readRunRecord(runDir);
+  if (!recordedRun.ok) throw new EvolveError("archive_corrupt", `${recordedRun.problem.path}: ${recordedRun.problem.reason}`);
+  const engine = await engineOf(io, recordedRun.value.config.runtime);
   // Before opening the archive: a dead process's containers go, and so do its temp folders (open()).
   const swept = await engine.sweep();
   if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);

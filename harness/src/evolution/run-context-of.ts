@@ -1,7 +1,7 @@
 /**
  * The one place a RunContext is built from run.json, for `evolve run`, `resume` and
- * `replay` alike: every budget and limit comes from the record's strict `limits`, so the
- * three can never read a run differently.
+ * `replay` alike: every budget and limit comes from the record's strict `limits`, and the
+ * run policy from its `policy`, so the three can never read a run differently.
  */
 import { join } from "node:path";
 import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
@@ -10,6 +10,7 @@ import type { Task } from "../evaluation/index.js";
 import { BudgetLedger, type LlmPort, type LlmSetup } from "../llm/index.js";
 import type { CheckLimits, Validator } from "../validation/index.js";
 import { createBuildCache } from "./build-cache.js";
+import { EngineLedger } from "./engine-ledger.js";
 import type { RunContext } from "./run-context.js";
 
 /** What a context needs besides the record: the live parts of this process. */
@@ -60,11 +61,14 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
     task: parts.task,
     validator: parts.validator,
     builds: createBuildCache(join(parts.workRoot, "builds"), parts.validator),
+    engines: new EngineLedger(parts.engine, run.id),
     workRoot: parts.workRoot,
     evaluationSeed: run.config.seed,
     runSeed: run.config.seed,
     signal: parts.signal,
     evaluations: limits.evaluations,
     checkDeaths: parts.checkDeaths ?? new Map(),
+    // An archive written before run policies existed has none: every valid child is a parent.
+    policy: run.policy ?? null,
   };
 }

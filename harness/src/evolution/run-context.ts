@@ -4,8 +4,10 @@ import { EvolveError } from "../errors/index.js";
 import type { ArchiveWriter } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
 import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../llm/index.js";
+import type { RunPolicy } from "../supervision/index.js";
 import type { Validator } from "../validation/index.js";
 import type { BuildCache } from "./build-cache.js";
+import type { EngineLedger } from "./engine-ledger.js";
 
 /** Container-side settings of a run. */
 export interface SandboxSettings {
@@ -35,6 +37,8 @@ export interface RunContext {
   task: Task;
   validator: Validator;
   builds: BuildCache;
+  /** Which engine ran each phase of each generation, and which lost an engine under it. */
+  engines: EngineLedger;
   /** Temp folder of this process for work trees (outside the archive). */
   workRoot: string;
   /** The fixed evaluation seed: every generation is scored on the same instances and games. */
@@ -47,6 +51,8 @@ export interface RunContext {
   evaluations: number;
   /** Snapshot hash → harness deaths while its checks ran (from the event log, at resume). */
   checkDeaths: ReadonlyMap<string, number>;
+  /** The run policy from run.json (protected paths, approval rules); null: none. */
+  policy: RunPolicy | null;
 }
 
 /** Thrown inside a step when the run was interrupted; the child is then not recorded. */

@@ -7,6 +7,7 @@ import type { ArchiveWriter, GenerationRecord } from "../archive/index.js";
 import { lineageOf, parseGenerationId } from "../archive/index.js";
 import { candidatesFromGenerations, compareIds, selectParent, strategyByName, type Rng, type SelectionStrategyName } from "../selection/index.js";
 import { runChild } from "./generation-step.js";
+import { redoingLost } from "./redo-lost.js";
 import type { Progress } from "./progress.js";
 import type { RunContext } from "./run-context.js";
 import { generationSeed } from "./run-options.js";
@@ -23,6 +24,11 @@ export interface LoopOptions {
   total: number;
   workers: number;
   selection: SelectionStrategyName;
+  /**
+   * Brings `records` up to date with decisions made elsewhere (approvals, rejections,
+   * timeouts), awaited before every selection so a child approved a moment ago can be chosen.
+   */
+  beforeSelect?: () => Promise<void>;
 }
 
 /** Why the loop stopped. */
@@ -49,6 +55,8 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
       await waitForOne();
       continue;
     }
+    await options.beforeSelect?.();
+    if (ctx.signal.aborted) break;
     const candidates = candidatesFromGenerations(state.records, [...inFlight.values()].map((f) => f.parent));
     const parentId = selectParent(strategy, candidates, state.rng);
     if (parentId === null) {
@@ -68,7 +76,8 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
     const parent = byId.get(parentId) as GenerationRecord;
     progress.childStarted();
     const sameTree = (hash: string): GenerationRecord | null => state.records.find((r) => r.snapshotHash === hash && r.status.kind !== "duplicate") ?? null;
-    const done = runChild(ctx, writer, { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree }).then(
+    const plan = { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree };
+    const done = redoingLost(ctx, writer, id, () => runChild(ctx, writer, plan)).then(
       (record) => {
         state.records.push(record);
         state.records.sort((a, b) => compareIds(a.id, b.id));

@@ -69,12 +69,24 @@ export const RunOptions = z.object({
   checkMemoryMb: CheckLimits.shape.memoryMb.default(DEFAULT_CHECK_LIMITS.memoryMb),
   /** Wall clock of one candidate's policy, compile and signature checks. */
   checkTimeoutMs: CheckLimits.shape.timeoutMs.default(DEFAULT_CHECK_LIMITS.timeoutMs),
+  /** A run policy file (JSON: protected paths, approval rules); null: none, every valid child is a parent. */
+  policy: z.string().min(1).nullable().default(null),
   /** Calls of ctx.evaluate one generation's meta agent may make (0: none). */
   evaluations: z.number().int().nonnegative().max(MAX_EVALUATIONS).default(DEFAULT_EVALUATIONS),
   /** Run id (folder name); generated when absent. */
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).optional(),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
+
+/**
+ * Workers when --workers is not given: on a fleet, one per slot of the engines that are up
+ * (so every engine is kept busy); on one engine, the default (the number of cores).
+ */
+export function workersFor(engines: readonly { state: string; slots: number | null }[], fallback: number): number {
+  if (engines.some((e) => e.slots === null)) return fallback;
+  const slots = engines.filter((e) => e.state === "up").reduce((sum, e) => sum + (e.slots ?? 0), 0);
+  return Math.min(64, Math.max(1, slots));
+}
 
 /** The built-in task folder for a name, or the path itself when it is not a plain name. */
 export function taskDirFor(task: string): string {

@@ -11,7 +11,10 @@ import type { Task } from "../evaluation/index.js";
 import type { LlmPort, LlmSetup } from "../llm/index.js";
 import { createRng, restoreRng } from "../selection/index.js";
 import type { Validator } from "../validation/index.js";
-import { Progress, type ProgressSink } from "./progress.js";
+import { hasApprovalRules } from "../supervision/index.js";
+import { ApprovalWatch } from "./approval-watch.js";
+import { formatEngineLoad, Progress, type ProgressSink } from "./progress.js";
+import { redoingLost } from "./redo-lost.js";
 import { writeRunReport } from "./report-hook.js";
 import { StepInterrupted, type RunContext } from "./run-context.js";
 import { runContextOf } from "./run-context-of.js";
@@ -57,15 +60,22 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     ...(inputs.checkDeaths === undefined ? {} : { checkDeaths: inputs.checkDeaths }),
   });
   const sweeper = sweepWhenAborted(ctx);
-  const progress = new Progress(inputs.sink, run.config.generations, records);
+  const load = ctx.engines.recording ? () => formatEngineLoad(engine.engines()) : null;
+  const progress = new Progress(inputs.sink, run.config.generations, records, { supervised: hasApprovalRules(run.policy), load });
+  const unwatch = logEngineHealth(engine, writer, progress);
   for (const problem of contents.problems) progress.note(`warning: skipped unreadable record ${problem.path}: ${problem.reason}`);
+  // Pending children recorded before a resume stay pending (they are records, not redone);
+  // the first look writes the timeouts that fell due while no process ran.
+  const approvals = new ApprovalWatch(writer, records, progress, ctx.policy);
   let end: LoopEnd = "interrupted";
   try {
+    await approvals.refresh();
+    approvals.start();
     await writer.updateRun((r) => ({ ...r, status: "running" }));
     if (!records.some((r) => r.parent === null)) {
       try {
         const summary = run.from === undefined ? "seed" : `branched from ${run.from.run}/${run.from.generation}`;
-        const seed = await runSeedGeneration(ctx, writer, inputs.seedDir, summary);
+        const seed = await redoingLost(ctx, writer, "g0000", () => runSeedGeneration(ctx, writer, inputs.seedDir, summary));
         records.push(seed);
         progress.recorded(seed);
       } catch (error) {
@@ -74,14 +84,20 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     }
     if (!inputs.signal.aborted) {
       const rng = run.rng === null ? createRng(run.config.seed) : restoreRng(run.rng);
-      end = await runLoop(ctx, writer, { records, rng }, { total: run.config.generations, workers: run.config.workers, selection: run.config.selection }, progress);
+      const loop = { total: run.config.generations, workers: run.config.workers, selection: run.config.selection, beforeSelect: () => approvals.refresh() };
+      end = await runLoop(ctx, writer, { records, rng }, loop, progress);
+      // Timeouts that fell due during the last child are written before the summary reads the archive.
+      await approvals.refresh();
     }
   } catch (error) {
     progress.stop();
     await markStopped(writer, `harness error: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   } finally {
+    await approvals.stop();
     progress.stop();
+    unwatch();
+    ctx.engines.close();
     await sweeper.stop();
     // Idle warm-pool sandboxes (EVOLVE_WARM_POOL) go with the run; a no-op without a pool.
     await ctx.sandbox.engine.close().catch(() => undefined);
@@ -108,6 +124,16 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   });
   for (const line of formatSummary(summary)) inputs.sink.write(`${line}\n`);
   return summary;
+}
+
+/** An engine going down or coming back: a line for the person, an event in the log. */
+function logEngineHealth(engine: SandboxEngine, writer: ArchiveWriter, progress: Progress): () => void {
+  return engine.watch((event) => {
+    if (event.type !== "down" && event.type !== "up") return;
+    const reason = event.type === "down" ? event.reason : null;
+    progress.note(event.type === "down" ? `engine ${event.engine} is down (${event.reason}): what ran there is redone elsewhere` : `engine ${event.engine} answers again: it takes containers again`);
+    void writer.appendEvent({ type: "engine", at: new Date().toISOString(), engine: event.engine, state: event.type, reason }).catch(() => undefined);
+  });
 }
 
 async function markStopped(writer: ArchiveWriter, reason: string): Promise<void> {

@@ -25,7 +25,8 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
     if (!diff.ok) throw new EvolveError("invalid_agent", `the agent tree ${agentDir} does not read as a tree: ${diff.reason}`, { hint: "evolve check --agent DIR lists what is wrong" });
     timings.materialise = performance.now() - t;
     const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings });
-    const record = buildRecord({
+    const engines = ctx.engines.settle(id);
+    const built = buildRecord({
       id,
       parent: null,
       depth: 0,
@@ -40,6 +41,7 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
       timings,
       started,
     });
+    const record = engines === undefined ? built : { ...built, engines };
     return await recordGeneration(writer, record, { snapshotDir: agentDir, patch: diff.patch, transcript: [], logs: {} });
   } finally {
     await rm(work, { recursive: true, force: true });

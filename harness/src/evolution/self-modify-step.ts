@@ -9,6 +9,7 @@ import { runImprove, type ImproveOutcome, type WireJson } from "../../../sandbox
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../llm/index.js";
 import { failure, type FailureAt } from "../results/index.js";
 import type { RunContext } from "./run-context.js";
+import { oneLine } from "../text/index.js";
 import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
 import type { EvaluateCalls } from "../archive/index.js";
 
@@ -18,7 +19,7 @@ const ReportShape = z.object({ summary: z.string() }).loose();
 const SUMMARY_CHARS = 500;
 
 export interface SelfModifyInput {
-  ctx: Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal">;
+  ctx: Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal" | "policy">;
   generationId: string;
   /** The parent's snapshot (TypeScript tree) and its compiled build. */
   parentSnapshotDir: string;
@@ -90,7 +91,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     if (harnessFailure !== null) throw harnessFailure;
   }
   const parsed = ReportShape.safeParse(result.report);
-  const summary = parsed.success ? capLine(parsed.data.summary) : null;
+  const summary = parsed.success ? oneLine(parsed.data.summary, SUMMARY_CHARS) : null;
   const base = {
     summary,
     treeTaken: result.extracted.ok,
@@ -104,18 +105,13 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
   };
   if (result.error !== null) {
     const code = result.outcome.timedOut ? "timeout" : result.outcome.oomKilled ? "oom" : "improve_failed";
-    return { ...base, failure: failure("self_modify", code, capLine(result.error)) };
+    return { ...base, failure: failure("self_modify", code, oneLine(result.error, SUMMARY_CHARS)) };
   }
   if (!result.extracted.ok) {
-    return { ...base, failure: failure("extract", "extraction_refused", capLine(result.extracted.reason)) };
+    return { ...base, failure: failure("extract", "extraction_refused", oneLine(result.extracted.reason, SUMMARY_CHARS)) };
   }
   if (!parsed.success) {
     return { ...base, failure: failure("self_modify", "bad_report", "improve returned no { summary: string } report") };
   }
   return { ...base, failure: null };
-}
-
-function capLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= SUMMARY_CHARS ? line : `${line.slice(0, SUMMARY_CHARS - 1)}…`;
 }

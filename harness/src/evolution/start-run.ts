@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { connectEngine, EvolveError, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { EvolveError, type EngineConnector, type SandboxEngine } from "../../../sandbox/src/index.js";
 import {
   ArchiveWriter,
   generationPaths,
@@ -19,12 +19,13 @@ import {
   type RunRecord,
 } from "../archive/index.js";
 import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
+import { approvalCleared, readRunPolicy, type RunPolicy } from "../supervision/index.js";
 import { readRun } from "../archive/index.js";
 import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS } from "../validation/index.js";
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
-import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor } from "./run-options.js";
+import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import type { RunSummary } from "./summary.js";
 
@@ -35,8 +36,8 @@ export interface RunIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Serves LLM calls from elsewhere (replay, tests); the environment's endpoint when absent. */
   port?: LlmPort | null;
-  /** An engine already connected (tests); connected here when absent. */
-  engine?: SandboxEngine;
+  /** The engines: connected already (tests, benchmarks), or the command's wiring point, called once the run's runtime is known. */
+  engine: SandboxEngine | EngineConnector;
   /** The container session label of this process (tests count leftovers by it); fresh when absent. */
   session?: string;
 }
@@ -45,6 +46,16 @@ export interface RunIo {
 export async function harnessVersion(): Promise<string> {
   const text = await readFile(resolve(import.meta.dirname, "../../../package.json"), "utf8");
   return z.object({ version: z.string().min(1) }).parse(JSON.parse(text)).version;
+}
+
+/** The run's engines: those handed in, or connected now through the command's wiring point. */
+export async function engineOf(io: RunIo, runtime: "runc" | "runsc"): Promise<SandboxEngine> {
+  if (typeof io.engine !== "function") return io.engine;
+  return io.engine({ runtime, warmPoolDefault: DEFAULT_WARM_POOL, onNote: (line) => io.sink.write(`${line}\n`) });
+}
+
+function workersGiven(raw: unknown): boolean {
+  return typeof raw === "object" && raw !== null && (raw as { workers?: unknown }).workers !== undefined;
 }
 
 /** Starts a new run and executes it to its end. */
@@ -59,6 +70,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
       hint: "use --budget-tokens for this model",
     });
   }
+  // Read before anything starts: a policy with a misspelt key must not become a run without it.
+  const policy = options.policy === null ? null : await readRunPolicy(resolve(options.policy));
   const origin = options.from === null ? null : await resolveOrigin(options.from, root);
   const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
   const agentDir = origin?.snapshotDir ?? resolve(options.agent);
@@ -67,7 +80,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   validator.warm();
   const task = await preflightRun(taskDir, agentDir, validator);
 
-  const engine = io.engine ?? (await connectEngine({ warmPoolDefault: DEFAULT_WARM_POOL }));
+  const engine = await engineOf(io, options.runtime);
+  if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
   const swept = await engine.sweep();
   if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
 
@@ -99,6 +113,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     },
     harnessVersion: await harnessVersion(),
     ...(origin === null ? {} : { from: origin.from }),
+    ...(policy === null ? {} : { policy }),
     status: "running",
     rng: null,
   };
@@ -107,7 +122,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   io.sink.write(
     `run ${record.id}: task ${task.manifest.name}, ${options.generations} generations, ${options.workers} workers, ` +
       `selection ${options.selection}, ${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
-      `archive ${writer.runDir}\n`,
+      `archive ${writer.runDir}\n` +
+      (policy === null ? "" : `policy: ${describePolicy(policy)}\n`),
   );
   return executeRun({
     writer,
@@ -130,6 +146,12 @@ async function resolveOrigin(from: string, root: string): Promise<{ from: RunOri
   const runRecord = await readRunRecord(runDir);
   if (!runRecord.ok) throw new EvolveError("archive_corrupt", `${runRecord.problem.path}: ${runRecord.problem.reason}`);
   const record = await readGeneration(runDir, generation);
+  if (!approvalCleared(record)) {
+    const verdict = record.approval?.decision?.verdict === "rejected" ? "was rejected" : "is waiting for approval";
+    throw new EvolveError("invalid_options", `${from} ${verdict}; only generations the run's policy lets through can be branched from`, {
+      hint: verdict === "was rejected" ? "branch from another generation (evolve tree shows them)" : `evolve approve ${from.slice(0, cut)} ${generation} first`,
+    });
+  }
   if (record.snapshotHash === null) {
     throw new EvolveError("unknown_generation", `${from} has no snapshot to branch from (${record.status.kind === "invalid" ? `${record.status.stage}: ${record.status.code}` : "none recorded"})`);
   }
@@ -139,4 +161,17 @@ async function resolveOrigin(from: string, root: string): Promise<{ from: RunOri
     snapshotDir: generationPaths(runDir, generation).snapshot,
     taskDir: recordedTaskDir(runRecord.value.config.task),
   };
+}
+
+/** The policy in one line for the run's opening lines. */
+function describePolicy(policy: RunPolicy): string {
+  const parts: string[] = [];
+  if ((policy.protectedPaths?.length ?? 0) > 0) parts.push(`protected ${policy.protectedPaths?.join(", ")}`);
+  const rules = policy.approval;
+  const asks: string[] = [];
+  if ((rules?.paths?.length ?? 0) > 0) asks.push(`changes to ${rules?.paths?.join(", ")}`);
+  if (rules?.maxChangedLines !== undefined) asks.push(`more than ${rules.maxChangedLines} changed lines`);
+  if (rules?.addOrDeleteFiles === true) asks.push("added or deleted files");
+  if (asks.length > 0) parts.push(`approval for ${asks.join(", ")}${rules?.timeoutMinutes === undefined ? "" : ` (timeout ${rules.timeoutMinutes} min)`}`);
+  return parts.length === 0 ? "none in effect" : parts.join("; ");
 }

@@ -2,6 +2,7 @@
 import { bestGeneration, type GenerationRecord } from "../archive/index.js";
 import { compareIds } from "../selection/index.js";
 import { formatScore } from "../report/index.js";
+import { approvalState } from "../supervision/index.js";
 import { formatDuration } from "./progress.js";
 import type { LoopEnd } from "./run-loop.js";
 
@@ -22,6 +23,8 @@ export interface RunSummary {
   costUsd: number | null;
   model: string | null;
   wallMs: number;
+  /** Children that asked for approval (run policy), by where they stand now; null: none asked. */
+  approvals: { pending: number; approved: number; rejected: number } | null;
   /** The HTML report, or null when none was written (with the reason). */
   report: { path: string } | { path: null; reason: string };
 }
@@ -44,7 +47,19 @@ export function summarise(
     best: bestGeneration(records),
     tokens: records.reduce((s, r) => s + r.tokens.prompt + r.tokens.completion, 0),
     costUsd,
+    approvals: countApprovals(records),
   };
+}
+
+function countApprovals(records: readonly GenerationRecord[]): RunSummary["approvals"] {
+  const asked = records.filter((r) => r.approval !== undefined);
+  if (asked.length === 0) return null;
+  const counts = { pending: 0, approved: 0, rejected: 0 };
+  for (const r of asked) {
+    const state = approvalState(r);
+    if (state !== "not_required") counts[state]++;
+  }
+  return counts;
 }
 
 const ENDS: Record<LoopEnd, string> = {
@@ -72,6 +87,10 @@ export function formatSummary(s: RunSummary): string[] {
     lines.push(`best: ${s.best.id}${which}`);
     lines.push(`  visible  ${versus("visible")}`);
     lines.push(`  held-out ${versus("heldout")}`);
+  }
+  if (s.approvals !== null) {
+    const { pending, approved, rejected } = s.approvals;
+    lines.push(`approval: ${pending} pending${pending > 0 ? ` (evolve pending ${s.runId})` : ""}, ${approved} approved, ${rejected} rejected`);
   }
   const cost = s.costUsd === null ? "cost unknown (no price for the model)" : `$${s.costUsd.toFixed(4)}`;
   lines.push(`llm: ${s.model === null ? "offline strategy (no LLM)" : `model ${s.model}`}, ${s.tokens} tokens, ${cost}`);

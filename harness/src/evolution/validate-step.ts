@@ -3,7 +3,7 @@ import type { ValidationFailure, ValidationTimings } from "../results/index.js";
 import type { RunContext } from "./run-context.js";
 
 export interface ValidateStepInput {
-  ctx: Pick<RunContext, "sandbox" | "validator" | "runId">;
+  ctx: Pick<RunContext, "sandbox" | "validator" | "runId" | "policy">;
   generationId: string;
   /** The parent's snapshot, or null for generation 0. */
   parentDir: string | null;
@@ -28,6 +28,7 @@ export async function validateStep(input: ValidateStepInput): Promise<ValidateSt
     labels: { session: sandbox.session, run: input.ctx.runId, generation: input.generationId, phase: "validate" },
     runtime: sandbox.runtime,
     ...(sandbox.importTimeoutMs === undefined ? {} : { importTimeoutMs: sandbox.importTimeoutMs }),
+    protectedPaths: input.ctx.policy?.protectedPaths ?? [],
   };
   const outcome =
     input.parentDir === null

@@ -2,19 +2,22 @@
  * The LLM broker of one generation (or one evaluation): what the evolution loop hands to the
  * sandbox as `onLlm` / `onTool`. It parses the agent's untrusted request, enforces the
  * generation and run budgets before anything is sent, calls the port, and records every call.
- * A rejection's message is what the agent sees, so it says plainly why.
+ * Every outcome the agent causes or the endpoint gives is an answer (a response or a refusal
+ * with a code and a message that says plainly why); it never throws for them.
  */
-import type { ToolMessage, WireLlmResponse } from "../../../sandbox/src/index.js";
+import type { LlmErrorCode, ToolMessage, WireLlmAnswer } from "../../../sandbox/src/index.js";
 import { EvolveError } from "../errors/index.js";
 import { DEFAULT_REQUEST_CAPS, parseAgentRequest, type ParsedAgentRequest, type RequestCaps } from "./agent-request.js";
 import { BudgetLedger, type BudgetLimits, type Reservation } from "./budget-ledger.js";
-import type { LlmPort } from "./llm-port.js";
+import type { LlmCompletionRequest, LlmFailureKind, LlmPort } from "./llm-port.js";
 import { costUsd, type TokenPrice } from "./pricing.js";
 import { redactAll } from "./secret.js";
 import { ToolTranscriptEntry, type LlmTranscriptEntry, type TranscriptEntry } from "./transcript.js";
 
 /** The fewest completion tokens worth sending a call for; budgets shrink maxTokens down to this. */
 export const MIN_COMPLETION_TOKENS = 256;
+/** Refused calls recorded in one generation's transcript at most (answered and failed calls are all recorded). */
+export const MAX_RECORDED_REFUSALS = 1_000;
 
 export interface LlmBrokerOptions {
   /** Null in an offline run: every call is refused. */
@@ -28,6 +31,8 @@ export interface LlmBrokerOptions {
   caps?: RequestCaps;
   /** Calls sent at once; more wait their turn (an agent's Promise.all must not flood the endpoint). */
   maxConcurrent?: number;
+  /** Calls that may wait for a slot; more are refused as "busy" (a flood of calls is not a queue of endpoint calls). */
+  maxWaiting?: number;
   /** Values scrubbed from anything recorded or returned (the API key, as a second line of defence). */
   secrets?: readonly string[];
   now?: () => number;
@@ -43,6 +48,14 @@ export interface BrokerUsage {
   estimated: boolean;
 }
 
+/** The code the agent sees for a port failure. */
+function codeOf(kind: LlmFailureKind): LlmErrorCode {
+  if (kind === "tools_unsupported") return "tools_unsupported";
+  if (kind === "divergence") return "replay_divergence";
+  if (kind === "aborted") return "unavailable";
+  return "endpoint_failed";
+}
+
 /** Brokers one generation's LLM and tool traffic; methods are bound for passing as callbacks. */
 export class LlmBroker {
   readonly #port: LlmPort | null;
@@ -56,7 +69,9 @@ export class LlmBroker {
   readonly #entries: TranscriptEntry[] = [];
   readonly #abort = new AbortController();
   readonly #maxConcurrent: number;
+  readonly #maxWaiting: number;
   #inFlight = 0;
+  #refusals = 0;
   readonly #waiting: (() => void)[] = [];
 
   constructor(options: LlmBrokerOptions) {
@@ -74,15 +89,20 @@ export class LlmBroker {
     this.#secrets = options.secrets ?? [];
     this.#now = options.now ?? Date.now;
     this.#maxConcurrent = Math.max(1, options.maxConcurrent ?? 4);
+    this.#maxWaiting = Math.max(0, options.maxWaiting ?? 32);
   }
 
-  /** Answers one agent LLM request, or rejects with the message the agent should see. */
-  readonly onLlm = async (raw: unknown): Promise<WireLlmResponse> => {
+  /** Answers one agent LLM request (unchecked JSON from the container): a response or a refusal. */
+  readonly onLlm = async (raw: unknown): Promise<WireLlmAnswer> => {
     const at = new Date(this.#now()).toISOString();
     const parsed = parseAgentRequest(raw, this.#caps);
-    if (!parsed.ok) return this.#refuse(at, "invalid", null, `LLM request refused: ${parsed.reason}`);
+    if (!parsed.ok) return this.#refuse(at, "invalid", null, "invalid_request", `LLM request refused: ${parsed.reason}`);
     if (this.#port === null) {
-      return this.#refuse(at, "refused", parsed.request, "LLM unavailable: this run has no LLM endpoint (offline); check ctx.llm.available");
+      return this.#refuse(at, "refused", parsed.request, "unavailable", "LLM unavailable: this run has no LLM endpoint (offline); check ctx.llm.available");
+    }
+    if (this.#inFlight >= this.#maxConcurrent && this.#waiting.length >= this.#maxWaiting) {
+      const message = `LLM busy: ${this.#maxConcurrent} calls are in flight and ${this.#waiting.length} waiting (the limit); wait for some to finish. No request was sent.`;
+      return this.#refuse(at, "refused", parsed.request, "busy", message);
     }
     await this.#acquire();
     try {
@@ -92,29 +112,38 @@ export class LlmBroker {
     }
   };
 
-  async #send(at: string, parsed: ParsedAgentRequest, port: LlmPort): Promise<WireLlmResponse> {
-    if (this.#abort.signal.aborted) return this.#refuse(at, "refused", parsed, "LLM unavailable: the generation is over");
+  async #send(at: string, parsed: ParsedAgentRequest, port: LlmPort): Promise<WireLlmAnswer> {
+    if (this.#abort.signal.aborted) return this.#refuse(at, "refused", parsed, "unavailable", "LLM unavailable: the generation is over");
     // Checked after waiting for a slot, so the budget seen is the one left by the calls before.
     const fit = this.#fit(parsed);
-    if (!fit.ok) return this.#refuse(at, "refused", parsed, fit.message, "budget_exhausted");
+    if (!fit.ok) return this.#refuse(at, "refused", parsed, "budget_exhausted", fit.message);
 
-    const request = { messages: parsed.messages, maxTokens: fit.maxTokens, ...temperatureOf(parsed) };
+    const request = sentRequest(parsed, fit.maxTokens);
     const result = await port.complete(request, { signal: this.#abort.signal });
     if (!result.ok) {
       for (const r of fit.reservations) r.ledger.settle(r.reservation, 0, 0);
       const error = this.#clean(result.error);
-      this.#record({ at, outcome: "failed", request, response: null, error, failureKind: result.kind, latencyMs: result.latencyMs, attempts: result.attempts });
-      throw new EvolveError("llm_failed", error);
+      const code = codeOf(result.kind);
+      this.#record({ at, outcome: "failed", request, response: null, error, code, failureKind: result.kind, latencyMs: result.latencyMs, attempts: result.attempts });
+      return { ok: false, code, error };
     }
     const { completion } = result;
     const cost = costUsd(this.#price, completion.promptTokens, completion.completionTokens);
     for (const r of fit.reservations) r.ledger.settle(r.reservation, completion.promptTokens + completion.completionTokens, cost ?? 0);
+    const response = {
+      content: completion.content,
+      toolCalls: completion.toolCalls,
+      finishReason: completion.finishReason,
+      promptTokens: completion.promptTokens,
+      completionTokens: completion.completionTokens,
+    };
     this.#record({
       at,
       outcome: "ok",
       request,
-      response: { content: completion.content, finishReason: completion.finishReason, model: completion.model },
+      response: { content: response.content, toolCalls: response.toolCalls, finishReason: response.finishReason, model: completion.model },
       error: null,
+      code: null,
       failureKind: null,
       promptTokens: completion.promptTokens,
       completionTokens: completion.completionTokens,
@@ -123,7 +152,7 @@ export class LlmBroker {
       latencyMs: result.latencyMs,
       attempts: result.attempts,
     });
-    return { content: completion.content, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+    return { ok: true, response };
   }
 
   async #acquire(): Promise<void> {
@@ -195,7 +224,7 @@ export class LlmBroker {
   ): { ok: true; maxTokens: number; reservations: { ledger: BudgetLedger; reservation: Reservation }[] } | { ok: false; message: string } {
     // Budget checks count prompts at 3 chars a token: tokenizers rarely do worse on code and
     // prose, and over-counting here is what keeps a hard budget hard.
-    const promptTokens = sum(request.messages.map((m) => Math.ceil(m.content.length / 3) + 4));
+    const promptTokens = Math.ceil(request.totalChars / 3) + 4 * request.messages.length;
     const floor = Math.min(MIN_COMPLETION_TOKENS, request.maxTokens);
     let maxTokens = request.maxTokens;
     for (const ledger of [this.#generation, this.#run]) {
@@ -224,21 +253,29 @@ export class LlmBroker {
     at: string,
     outcome: "invalid" | "refused",
     request: ParsedAgentRequest | null,
+    code: LlmErrorCode,
     message: string,
-    code: "llm_failed" | "budget_exhausted" = "llm_failed",
-  ): never {
+  ): WireLlmAnswer {
     const error = this.#clean(message);
-    this.#record({
-      at,
-      outcome,
-      request: request === null ? null : { messages: request.messages, maxTokens: request.maxTokens, ...temperatureOf(request) },
-      response: null,
-      error,
-      failureKind: null,
-      latencyMs: 0,
-      attempts: 0,
-    });
-    throw new EvolveError(code, error);
+    // A flood of refused calls must not become a flood of transcript lines: past the cap, one
+    // last entry says so and later refusals are answered without being recorded.
+    this.#refusals++;
+    if (this.#refusals <= MAX_RECORDED_REFUSALS) {
+      const last = this.#refusals === MAX_RECORDED_REFUSALS;
+      this.#record({
+        at,
+        outcome,
+        // A busy refusal is a flood's symptom: its request is not worth keeping.
+        request: request === null || code === "busy" ? null : sentRequest(request, request.maxTokens),
+        response: null,
+        error: last ? `${error} (the ${MAX_RECORDED_REFUSALS}th refusal: later refusals of this generation are not recorded)` : error,
+        code,
+        failureKind: null,
+        latencyMs: 0,
+        attempts: 0,
+      });
+    }
+    return { ok: false, code, error };
   }
 
   #record(entry: Omit<LlmTranscriptEntry, "kind" | "model" | "promptTokens" | "completionTokens" | "usageEstimated" | "costUsd"> &
@@ -259,8 +296,10 @@ export class LlmBroker {
   }
 }
 
-function temperatureOf(request: { temperature?: number }): { temperature?: number } {
-  return request.temperature === undefined ? {} : { temperature: request.temperature };
+/** The request as the port gets it and the transcript records it (no broker bookkeeping). */
+function sentRequest(parsed: ParsedAgentRequest, maxTokens: number): LlmCompletionRequest {
+  const { totalChars: _, ...request } = parsed;
+  return { ...request, maxTokens };
 }
 
 function describeLeft(left: { tokens: number | null; usd: number | null }): string {

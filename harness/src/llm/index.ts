@@ -9,16 +9,17 @@
  *   broker.close(); record broker.transcript() and broker.usage(); stop proposing when runLedger.exhausted.
  *   // replay: createGenerationBroker({ ..., port: createReplayPort(parseTranscript(text).entries) })
  */
-export { parseAgentRequest, AgentLlmRequest, RequestCaps, DEFAULT_REQUEST_CAPS } from "./agent-request.js";
+export { parseAgentRequest, RequestCaps, DEFAULT_REQUEST_CAPS } from "./agent-request.js";
 export type { ParsedAgentRequest, AgentRequestParse } from "./agent-request.js";
-export { LlmBroker, MIN_COMPLETION_TOKENS } from "./broker.js";
+export { LlmBroker, MAX_RECORDED_REFUSALS, MIN_COMPLETION_TOKENS } from "./broker.js";
 export type { LlmBrokerOptions, BrokerUsage } from "./broker.js";
 export { createLlmPort, createGenerationBroker } from "./connect-llm.js";
 export { BudgetLedger, BudgetLimits, UNLIMITED, MIN_USEFUL_TOKENS } from "./budget-ledger.js";
 export type { Spend } from "./budget-ledger.js";
 export { resolveLlmSetup, LlmOptions, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS } from "./llm-config.js";
 export type { LlmSetup } from "./llm-config.js";
-export type { ChatMessage, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult, LlmCallOptions } from "./llm-port.js";
+export { LlmFailureKind } from "./llm-port.js";
+export type { ChatMessage, LlmCompletion, LlmCompletionRequest, LlmPort, LlmResult, LlmCallOptions } from "./llm-port.js";
 export { createOpenAiPort } from "./openai-port.js";
 export type { OpenAiPortDeps } from "./openai-port.js";
 export { TokenPrice, priceFor, costUsd } from "./pricing.js";
@@ -26,7 +27,7 @@ export { createReplayPort } from "./replay-port.js";
 export type { ReplayPort } from "./replay-port.js";
 export { RetryPolicy, DEFAULT_RETRY_POLICY } from "./retry-policy.js";
 export { Secret } from "./secret.js";
-export { estimateTokens, estimatePromptTokens } from "./token-estimate.js";
+export { estimateTokens, estimatePromptTokens, requestChars } from "./token-estimate.js";
 export {
   TranscriptEntry,
   LlmTranscriptEntry,

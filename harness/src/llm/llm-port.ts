@@ -2,32 +2,26 @@
  * The port between the broker and a chat model. One real adapter (openai-port.ts, over the
  * `openai` package) and one replay adapter (replay-port.ts). Failures are values: an endpoint
  * that keeps answering 500 is an expected outcome the broker records, not a harness crash.
+ * Requests and completions are the wire types (sandbox/src/llm-wire.ts), after the broker's checks.
  */
+import { z } from "zod";
+import type { WireLlmMessage, WireLlmRequest, WireLlmResponse } from "../../../sandbox/src/index.js";
 
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
+export type ChatMessage = WireLlmMessage;
 
 /** A request the broker has already validated and clamped. */
-export interface LlmCompletionRequest {
-  messages: ChatMessage[];
-  temperature?: number;
-  maxTokens: number;
-}
+export type LlmCompletionRequest = Omit<WireLlmRequest, "maxTokens"> & { maxTokens: number };
 
-export interface LlmCompletion {
-  content: string;
-  finishReason: string | null;
-  promptTokens: number;
-  completionTokens: number;
+export type LlmCompletion = WireLlmResponse & {
   /** True when the endpoint reported no usage and the counts are chars/4 estimates. */
   usageEstimated: boolean;
   /** The model the endpoint says answered (may differ from the one asked for). */
   model: string;
-}
+};
 
-export type LlmFailureKind = "http" | "network" | "timeout" | "aborted" | "bad_response" | "divergence";
+/** Why a port gave no completion; tools_unsupported: the endpoint answered HTTP 400 to a request that carried tools. */
+export const LlmFailureKind = z.enum(["http", "network", "timeout", "aborted", "bad_response", "divergence", "tools_unsupported"]);
+export type LlmFailureKind = z.infer<typeof LlmFailureKind>;
 
 export type LlmResult =
   | { ok: true; completion: LlmCompletion; attempts: number; latencyMs: number }

@@ -6,6 +6,7 @@
  */
 import type OpenAI from "openai";
 import { z } from "zod";
+import { finishReasonOf, type WireLlmMessage, type WireLlmToolCall, type WireLlmToolChoice } from "../../../sandbox/src/index.js";
 import type { LlmSetup } from "./llm-config.js";
 import type { LlmCallOptions, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult } from "./llm-port.js";
 import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from "./retry-policy.js";
@@ -25,6 +26,21 @@ export interface OpenAiPortDeps {
 }
 
 // The endpoint is configured by the user but still a network peer: parse what it returns.
+const ToolCallShape = z
+  .object({
+    id: z.string().min(1).optional(),
+    type: z.string().optional(),
+    function: z
+      .object({
+        name: z.string(),
+        // Some local servers send the arguments as an object rather than JSON text.
+        arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable().optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose();
+
 const ChatResponse = z
   .object({
     model: z.string().optional(),
@@ -32,7 +48,7 @@ const ChatResponse = z
       .array(
         z
           .object({
-            message: z.object({ content: z.string().nullable().optional() }).loose(),
+            message: z.object({ content: z.string().nullable().optional(), tool_calls: z.array(ToolCallShape).nullable().optional() }).loose(),
             finish_reason: z.string().nullable().optional(),
           })
           .loose(),
@@ -73,9 +89,11 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
   const attemptOnce = async (request: LlmCompletionRequest, signal: AbortSignal | undefined): Promise<Attempt> => {
     const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
       model: setup.model,
-      messages: request.messages,
+      messages: request.messages.map(toOpenAiMessage),
       [tokenParam]: request.maxTokens,
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools.map(toOpenAiTool) }),
+      ...(request.toolChoice === undefined ? {} : { tool_choice: toOpenAiToolChoice(request.toolChoice) }),
     };
     const Client = await loadClientClass();
     try {
@@ -87,6 +105,11 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
       if (tokenParam === "max_tokens" && failure.status === 400 && /max_completion_tokens/.test(failure.error)) {
         tokenParam = "max_completion_tokens";
         return { ...failure, retryable: true, retryAfterMs: 0 };
+      }
+      // Servers without tool calling answer 400 to `tools` (vLLM without a tool parser, Ollama
+      // for a model without tools, llama.cpp without --jinja): the agent learns it by its code.
+      if (failure.status === 400 && request.tools !== undefined && request.tools.length > 0) {
+        return { ...failure, kind: "tools_unsupported", error: `the endpoint refused a request with tools (${failure.error}); it may not support tool calling: retry without tools` };
       }
       return failure;
     }
@@ -124,22 +147,65 @@ function toCompletion(raw: unknown, request: LlmCompletionRequest, model: string
     return badResponse(clean(`endpoint returned an unexpected response: ${z.prettifyError(parsed.error)}`));
   }
   const choice = parsed.data.choices[0];
-  const content = choice?.message.content;
+  const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call, i): WireLlmToolCall[] => {
+    if (call.function === undefined) return [];
+    const args = call.function.arguments;
+    return [{ id: call.id ?? `call_${i}`, name: call.function.name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) }];
+  });
+  const content = choice?.message.content ?? (toolCalls.length > 0 ? "" : undefined);
   if (typeof content !== "string") {
-    return badResponse(`endpoint returned no text content (finish_reason ${String(choice?.finish_reason ?? null)})`);
+    return badResponse(`endpoint returned no text content and no tool call (finish_reason ${String(choice?.finish_reason ?? null)})`);
   }
   const usage = parsed.data.usage;
+  const completionChars = content + toolCalls.map((c) => c.name + c.arguments).join("");
   return {
     ok: true,
     completion: {
       content,
-      finishReason: choice?.finish_reason ?? null,
-      promptTokens: usage?.prompt_tokens ?? estimatePromptTokens(request.messages),
-      completionTokens: usage?.completion_tokens ?? estimateTokens(content),
+      toolCalls,
+      finishReason: finishReasonOf(choice?.finish_reason),
+      promptTokens: usage?.prompt_tokens ?? estimatePromptTokens(request),
+      completionTokens: usage?.completion_tokens ?? estimateTokens(completionChars),
       usageEstimated: usage === undefined || usage === null,
       model: parsed.data.model ?? model,
     },
   };
+}
+
+// The wire's camelCase shapes as the Chat Completions API spells them.
+function toOpenAiMessage(message: WireLlmMessage): OpenAI.Chat.ChatCompletionMessageParam {
+  switch (message.role) {
+    case "system":
+    case "user":
+      return { role: message.role, content: message.content };
+    case "tool":
+      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+    case "assistant": {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: "assistant", content: message.content };
+      return {
+        role: "assistant",
+        // OpenAI takes null content beside tool calls; some compatible servers reject "".
+        content: message.content === "" ? null : message.content,
+        tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+      };
+    }
+  }
+}
+
+function toOpenAiTool(tool: NonNullable<LlmCompletionRequest["tools"]>[number]): OpenAI.Chat.ChatCompletionFunctionTool {
+  return {
+    type: "function",
+    function: {
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
+    },
+  };
+}
+
+function toOpenAiToolChoice(choice: WireLlmToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOption {
+  return typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
 }
 
 function badResponse(error: string): Attempt {

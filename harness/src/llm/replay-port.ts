@@ -59,6 +59,7 @@ export function createReplayPort(entries: readonly TranscriptEntry[], model?: st
         ok: true,
         completion: {
           content: recorded.response.content,
+          toolCalls: recorded.response.toolCalls,
           finishReason: recorded.response.finishReason,
           promptTokens: recorded.promptTokens,
           completionTokens: recorded.completionTokens,
@@ -74,7 +75,7 @@ export function createReplayPort(entries: readonly TranscriptEntry[], model?: st
 
 // maxTokens is not compared: the broker clamps it to the budget left, which is bookkeeping,
 // not what the agent asked.
-function describeDifference(recorded: { messages: ChatMessage[]; temperature?: number | undefined }, actual: LlmCompletionRequest): string | null {
+function describeDifference(recorded: ServedEntry["request"], actual: LlmCompletionRequest): string | null {
   if (recorded.messages.length !== actual.messages.length) {
     return `recorded ${recorded.messages.length} message(s), got ${actual.messages.length}`;
   }
@@ -87,9 +88,32 @@ function describeDifference(recorded: { messages: ChatMessage[]; temperature?: n
       const at = firstDifference(want.content, got.content);
       return `message ${i + 1} (${want.role}) content differs at character ${at}: recorded ${excerpt(want.content, at)}, got ${excerpt(got.content, at)}`;
     }
+    const extra = differs(toolFields(want), toolFields(got));
+    if (extra !== null) return `message ${i + 1} (${want.role}) ${extra}`;
   }
   if (recorded.temperature !== actual.temperature) {
     return `temperature: recorded ${String(recorded.temperature)}, got ${String(actual.temperature)}`;
+  }
+  const tools = differs({ tools: recorded.tools ?? [], toolChoice: recorded.toolChoice ?? null }, { tools: actual.tools ?? [], toolChoice: actual.toolChoice ?? null });
+  return tools === null ? null : `request ${tools}`;
+}
+
+/** What a message carries besides role and content. */
+function toolFields(message: ChatMessage): Record<string, unknown> {
+  if (message.role === "assistant") return { toolCalls: message.toolCalls ?? [] };
+  if (message.role === "tool") return { toolCallId: message.toolCallId };
+  return {};
+}
+
+/** The first field whose JSON differs, in words; null when none does. */
+function differs(recorded: Record<string, unknown>, actual: Record<string, unknown>): string | null {
+  for (const key of Object.keys(recorded)) {
+    const want = JSON.stringify(recorded[key]);
+    const got = JSON.stringify(actual[key]);
+    if (want !== got) {
+      const at = firstDifference(want, got);
+      return `${key} differ at character ${at}: recorded ${excerpt(want, at)}, got ${excerpt(got, at)}`;
+    }
   }
   return null;
 }

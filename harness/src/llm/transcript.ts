@@ -1,13 +1,28 @@
 /**
  * The meta agent's transcript: every LLM call (sent, refused or failed), every workspace
- * tool call and every ctx.evaluate call, one JSON object per line in a generation's transcript.jsonl.
+ * tool call and every ctx.evaluate call, one JSON object per line in a generation's
+ * transcript.jsonl. A call's request and response are the wire types (sandbox/src/llm-wire.ts),
+ * so the model's tool calls and the agent's tool results are recorded as the agent sent and
+ * received them.
  */
 import { z } from "zod";
 import { EvaluateTranscriptEntry } from "./evaluate-entry.js";
+import { LlmFailureKind } from "./llm-port.js";
+import { finishReasonOf, LlmErrorCode, WireLlmRequestFields, WireLlmResponse } from "../../../sandbox/src/index.js";
 
-export const TRANSCRIPT_SCHEMA_VERSION = 1;
+/** 2: tool calls, tool messages and tools in requests; toolCalls and a closed finishReason in responses; the agent's error code. Version 1 lines still read. */
+export const TRANSCRIPT_SCHEMA_VERSION = 2;
 
-const Message = z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
+/** The request as sent: maxTokens after clamping. */
+const SentRequest = WireLlmRequestFields.extend({ maxTokens: z.number() });
+
+/** The answer as the agent got it, and the model that gave it (version 1 lines have no tool calls and a raw finish reason). */
+const RecordedResponse = z.object({
+  content: WireLlmResponse.shape.content,
+  toolCalls: WireLlmResponse.shape.toolCalls.default([]),
+  finishReason: z.preprocess(finishReasonOf, WireLlmResponse.shape.finishReason),
+  model: z.string(),
+});
 
 export const LlmTranscriptEntry = z.object({
   kind: z.literal("llm"),
@@ -17,11 +32,13 @@ export const LlmTranscriptEntry = z.object({
   /** ok: answered; invalid: malformed request; refused: over budget or offline; failed: the endpoint failed. */
   outcome: z.enum(["ok", "invalid", "refused", "failed"]),
   /** The request as sent (maxTokens after clamping); null when it did not parse. */
-  request: z.object({ messages: z.array(Message), temperature: z.number().optional(), maxTokens: z.number() }).nullable(),
-  response: z.object({ content: z.string(), finishReason: z.string().nullable(), model: z.string() }).nullable(),
+  request: SentRequest.nullable(),
+  response: RecordedResponse.nullable(),
   /** The message the agent received instead of a response. */
   error: z.string().nullable(),
-  failureKind: z.enum(["http", "network", "timeout", "aborted", "bad_response", "divergence"]).nullable(),
+  /** The code the agent's call rejected with; null when it was answered. */
+  code: LlmErrorCode.nullable().default(null),
+  failureKind: LlmFailureKind.nullable(),
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   /** The endpoint gave no usage; the counts are chars/4 estimates. */

@@ -5,8 +5,10 @@ export type { NodeView, PackingView, ProblemView, ProgressPoint, ReportData } fr
 export { pageScript } from "./page-script.js";
 export { contentSecurityPolicy, escapeHtml, jsonForScript, renderReportHtml } from "./render-html.js";
 export {
+  approvalTag,
   bestPath,
   byId,
+  describeApproval,
   describeStatus,
   formatDelta,
   formatMs,

@@ -8,7 +8,9 @@ import type { GenerationRecord, RunContents } from "../archive/index.js";
 import { bestGeneration, childrenCounts } from "../archive/index.js";
 import type { InstanceResult } from "../results/index.js";
 import type { NodeView, PackingView, ReportData } from "./report-view.js";
-import { bestPath, byId, progressSeries } from "./run-summary.js";
+import { bestPath, byId, describeApproval, progressSeries } from "./run-summary.js";
+import { approvalState } from "../supervision/index.js";
+import { capText } from "../text/index.js";
 
 /** Caps that keep a 1,000-generation report a few megabytes. */
 export const REPORT_CAPS = {
@@ -27,7 +29,7 @@ export const REPORT_CAPS = {
 const Circles = z.array(z.tuple([z.number(), z.number(), z.number()]).refine((c) => c.every(Number.isFinite))).max(REPORT_CAPS.circles);
 
 function cap(text: string, max: number = REPORT_CAPS.text): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return capText(text, max);
 }
 
 /** Cuts a patch at a line boundary under the byte cap, saying so. */
@@ -55,7 +57,7 @@ function bestPacking(g: GenerationRecord): PackingView | null {
   return best === null ? null : { instance: best.instance.id, split: best.instance.split, score: best.instance.score, circles: best.circles };
 }
 
-function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"]): NodeView {
+function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"], now: Date): NodeView {
   const invalid = g.status.kind === "invalid" ? g.status : null;
   const failures = (g.evaluation?.stages ?? []).flatMap((s) =>
     s.instances.filter((i) => i.error !== null || i.score === 0).map((i) => ({ id: cap(i.id, 80), split: i.split, reason: cap(i.error ?? i.feedback) })),
@@ -93,7 +95,15 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"])
     createdAt: g.createdAt,
     children,
     diff,
+    ...approvalView(g, now),
   };
+}
+
+function approvalView(g: GenerationRecord, now: Date): Pick<NodeView, "approval" | "approvalText"> {
+  const state = approvalState(g, now.getTime());
+  const text = describeApproval(g, now.getTime());
+  if (state === "not_required" || text === null) return { approval: null, approvalText: null };
+  return { approval: state, approvalText: cap(`${text} (asked because ${g.approval?.reasons.join("; ") ?? ""})`) };
 }
 
 /** Builds the report data; `patches` maps ids to patch text (absent: unreadable). */
@@ -138,7 +148,7 @@ export function buildReportData(contents: RunContents, patches: ReadonlyMap<stri
     },
     best: best?.id ?? null,
     bestPath: path,
-    nodes: gens.map((g) => nodeView(g, counts.get(g.id) ?? 0, state.get(g.id) ?? "missing")),
+    nodes: gens.map((g) => nodeView(g, counts.get(g.id) ?? 0, state.get(g.id) ?? "missing", now)),
     series: progressSeries(gens),
     problems: contents.problems.map((p) => ({ path: cap(p.path, 300), reason: cap(p.reason) })),
     generatedAt: now.toISOString(),

@@ -17,6 +17,9 @@ section h2 { font-size: 13px; margin: 0 0 6px; text-transform: uppercase; letter
 #tree-svg .node.best { stroke: var(--accent); stroke-width: 2.5; }
 #tree-svg .node.selected { stroke: #0057ff; stroke-width: 3; }
 #tree-svg .node.invalid { fill: #ececec; stroke: #888; }
+#tree-svg .node.pending { stroke: #0057ff; stroke-width: 1.6; stroke-dasharray: 2 1.5; }
+#tree-svg .node.rejected { fill-opacity: .3; stroke: #b42318; stroke-width: 1.4; }
+#tree-svg .node.approved { stroke: #1a7f37; stroke-width: 1.6; }
 #tree-svg .stage-mark { font: bold 8px monospace; fill: #444; pointer-events: none; text-anchor: middle; dominant-baseline: central; }
 .toolbar { display: flex; gap: 6px; align-items: center; margin-bottom: 6px; flex-wrap: wrap; }
 .toolbar input { width: 90px; }

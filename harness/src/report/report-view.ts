@@ -41,6 +41,10 @@ export interface NodeView {
   readonly children: number;
   /** "embedded": in the page; "omitted": over the size budget; "missing": unreadable. */
   readonly diff: "embedded" | "omitted" | "missing";
+  /** Where the child stands with its approval (run policy) when the report was written; null: none needed. */
+  readonly approval: "pending" | "approved" | "rejected" | null;
+  /** The approval in words (who, when, note; why it was asked), capped; null: none needed. */
+  readonly approvalText: string | null;
 }
 
 /** One point of the archive's progress: after generation `id`, the best and median scores so far. */

@@ -6,6 +6,7 @@ import type { GenerationRecord } from "../archive/index.js";
 import { bestGeneration, lineageOf, parseGenerationId } from "../archive/index.js";
 import type { ProgressPoint } from "./report-view.js";
 import { failureLabel } from "../results/index.js";
+import { approvalCleared, approvalState } from "../supervision/index.js";
 
 /** Which score a summary ranks by. */
 export type ScoreSplit = "visible" | "heldout";
@@ -39,7 +40,8 @@ export function progressSeries(generations: readonly GenerationRecord[]): Progre
     if (g.status.kind === "valid") {
       if (g.scores.visible !== null) {
         visible.add(g.scores.visible);
-        if (best === null || g.scores.visible > (best.scores.visible ?? -Infinity)) best = g;
+        // As bestGeneration: a child held back for approval is not "the best" (yet).
+        if (approvalCleared(g) && (best === null || g.scores.visible > (best.scores.visible ?? -Infinity))) best = g;
       }
       if (g.scores.heldout !== null) heldout.add(g.scores.heldout);
     }
@@ -98,14 +100,44 @@ export function formatMs(ms: number | undefined): string {
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-/** The status of a record in a few words: "valid", "invalid at compile: syntax_error" or "duplicate of g0003". */
-export function describeStatus(g: GenerationRecord): string {
+/** The status of a record in a few words: "valid", "invalid at compile: syntax_error", "duplicate of g0003" or "valid, pending approval". */
+export function describeStatus(g: GenerationRecord, now: number = Date.now()): string {
   switch (g.status.kind) {
-    case "valid":
-      return "valid";
     case "invalid":
       return `invalid at ${failureLabel(g.status)}`;
     case "duplicate":
       return `duplicate of ${g.status.of}`;
+    case "valid": {
+      const approval = describeApproval(g, now);
+      return approval === null ? "valid" : `valid, ${approval}`;
+    }
   }
+}
+
+/** Where a child stands with its approval, in a few words the views share; null when none was needed. */
+export function approvalTag(g: GenerationRecord, now: number = Date.now()): string | null {
+  switch (approvalState(g, now)) {
+    case "not_required":
+      return null;
+    case "pending":
+      return "PENDING approval";
+    case "approved":
+      return "approved";
+    case "rejected":
+      return g.approval?.decision?.timedOut !== false ? "REJECTED (timed out)" : "REJECTED";
+  }
+}
+
+/** The approval in a sentence: who decided, when, and the note; null when none was needed. */
+export function describeApproval(g: GenerationRecord, now: number = Date.now()): string | null {
+  const request = g.approval;
+  if (request === undefined) return null;
+  const decision = request.decision;
+  if (decision === null) {
+    const state = approvalState(g, now);
+    if (state === "rejected") return `rejected: nobody answered before ${request.deadline ?? "its deadline"} (timed out)`;
+    return `pending approval${request.deadline === null ? "" : ` until ${request.deadline}`}`;
+  }
+  const note = decision.note === null ? "" : `: ${decision.note}`;
+  return `${decision.verdict} by ${decision.by} at ${decision.at}${note}`;
 }

@@ -23,6 +23,7 @@ export const FAILURE_CODES = {
     "forbidden_file",
     "install_hook",
     "missing_required_file",
+    "protected_path",
     "empty_diff",
   ],
   compile: [

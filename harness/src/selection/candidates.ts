@@ -3,12 +3,16 @@
  * many children it already has. Built structurally from generation records so selection
  * stays a pure leaf module (it does not import the archive).
  */
+import { approvalCleared, type ApprovalLike } from "../supervision/index.js";
 
 /** One possible parent. */
 export interface SelectionCandidate {
   /** Generation id such as "g0007"; ids order generations by creation. */
   readonly id: string;
-  /** Only valid generations can be parents; invalid ones are ignored by every strategy. */
+  /**
+   * Only valid generations can be parents; invalid ones, and children a run policy holds
+   * back (pending approval, or rejected), are ignored by every strategy.
+   */
   readonly valid: boolean;
   /** Visible score in [0, 1], higher is better. */
   readonly score: number;
@@ -22,6 +26,8 @@ export interface GenerationLike {
   readonly parent: string | null;
   readonly status: { readonly kind: "valid" | "invalid" | "duplicate" };
   readonly scores: { readonly visible: number | null };
+  /** The approval request a run policy attached, if any. */
+  readonly approval?: ApprovalLike | undefined;
 }
 
 /**
@@ -44,7 +50,7 @@ export function candidatesFromGenerations(
   for (const p of inFlightParents) bump(p);
   return generations.map((g) => ({
     id: g.id,
-    valid: g.status.kind === "valid",
+    valid: g.status.kind === "valid" && approvalCleared(g),
     score: g.scores.visible ?? 0,
     children: children.get(g.id) ?? 0,
   }));

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { describeFailure, type GradeOutcome, type SolveReply } from "../evaluation/index.js";
+import { capText } from "../text/index.js";
 
 /** A checked answer, or why it is unusable (one short line, fit for feedback). */
 export type AnswerCheck<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -18,7 +19,7 @@ export function quote(value: unknown, max = 60): string {
   } catch {
     text = "(not JSON)";
   }
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
+  return capText(text, max);
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
  * Gate 0, policy: what the tree may contain before the compiler reads a byte of it.
  * Order: the shape (lstat walk: links, odd names, caps), then forbidden files and install
- * hooks, then the files the contract needs, then the diff against the parent.
+ * hooks, then the files the contract needs, then the diff against the parent: first the
+ * run policy's protected paths (no child may add, change or delete them), then the
+ * non-empty-diff rule.
  */
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
 import { EvolveError } from "../errors/index.js";
+import { firstMatchOf } from "../supervision/index.js";
 import type { PolicyCaps } from "./policy-caps.js";
 import { type TreeFile, walkTree } from "./tree-walk.js";
 
@@ -40,8 +43,11 @@ function fail(code: CodeOf<"policy">, file: string | null, message: string): Pol
   return { ok: false, failure: failure("policy", code, message, { file }) };
 }
 
-/** Gate 0 for `childDir`; with `parentDir` null (the seed) the non-empty-diff rule is skipped. */
-export async function checkPolicy(childDir: string, parentDir: string | null, caps: PolicyCaps): Promise<PolicyResult> {
+/**
+ * Gate 0 for `childDir`; with `parentDir` null (the seed) the diff rules are skipped: the
+ * seed is the user's own tree, protected paths included.
+ */
+export async function checkPolicy(childDir: string, parentDir: string | null, caps: PolicyCaps, protectedPaths: readonly string[] = []): Promise<PolicyResult> {
   const walked = await walkTree(childDir, caps);
   if (!walked.ok) return fail(walked.breach.code, walked.breach.path, walked.breach.message);
   const { files } = walked;
@@ -61,10 +67,58 @@ export async function checkPolicy(childDir: string, parentDir: string | null, ca
   const present = new Set(files.map((f) => f.path));
   const missing = REQUIRED_FILES.filter((f) => !present.has(f));
   if (missing.length > 0) return fail("missing_required_file", missing[0] ?? null, `missing required file(s): ${missing.join(", ")}`);
-  if (parentDir !== null && (await sameTree(childDir, files, parentDir, caps))) {
+  if (parentDir === null) return { ok: true, files };
+  const parentFiles = await walkParent(parentDir, caps);
+  if (protectedPaths.length > 0) {
+    const touched = await protectedChange(childDir, files, parentDir, parentFiles, protectedPaths);
+    if (touched !== null) {
+      return fail("protected_path", touched.path, `"${touched.path}": the run policy protects ${touched.pattern}; the rewrite ${touched.change} it`);
+    }
+  }
+  if (await sameTree(childDir, files, parentDir, parentFiles)) {
     return fail("empty_diff", null, "the rewrite changed nothing: the tree is identical to its parent");
   }
   return { ok: true, files };
+}
+
+async function walkParent(parentDir: string, caps: PolicyCaps): Promise<TreeFile[]> {
+  const parent = await walkTree(parentDir, caps);
+  if (!parent.ok) {
+    throw new EvolveError("invalid_options", `the parent tree ${parentDir} breaks policy itself: ${parent.breach.message}`);
+  }
+  return parent.files;
+}
+
+/** The first protected path the child adds, modifies or deletes, with the pattern that protects it. */
+async function protectedChange(
+  childDir: string,
+  childFiles: readonly TreeFile[],
+  parentDir: string,
+  parentFiles: readonly TreeFile[],
+  patterns: readonly string[],
+): Promise<{ path: string; pattern: string; change: "adds" | "modifies" | "deletes" } | null> {
+  const matchOf = firstMatchOf(patterns);
+  const before = new Map(parentFiles.map((f) => [f.path, f]));
+  for (const file of childFiles) {
+    const pattern = matchOf(file.path);
+    if (pattern === null) continue;
+    const old = before.get(file.path);
+    if (old === undefined) return { path: file.path, pattern, change: "adds" };
+    if (!(await sameFile(childDir, parentDir, file, old))) return { path: file.path, pattern, change: "modifies" };
+  }
+  const now = new Set(childFiles.map((f) => f.path));
+  for (const file of parentFiles) {
+    const pattern = now.has(file.path) ? null : matchOf(file.path);
+    if (pattern !== null) return { path: file.path, pattern, change: "deletes" };
+  }
+  return null;
+}
+
+async function sameFile(childDir: string, parentDir: string, child: TreeFile, parent: TreeFile): Promise<boolean> {
+  if (child.bytes !== parent.bytes) return false;
+  const rel = posix.normalize(child.path);
+  const [a, b] = await Promise.all([readFile(join(childDir, rel)), readFile(join(parentDir, rel))]);
+  return a.equals(b);
 }
 
 async function installHook(path: string): Promise<string | null> {
@@ -80,20 +134,14 @@ async function installHook(path: string): Promise<string | null> {
   return INSTALL_HOOKS.find((hook) => Object.hasOwn(scripts, hook)) ?? null;
 }
 
-async function sameTree(childDir: string, childFiles: TreeFile[], parentDir: string, caps: PolicyCaps): Promise<boolean> {
-  const parent = await walkTree(parentDir, caps);
-  if (!parent.ok) {
-    throw new EvolveError("invalid_options", `the parent tree ${parentDir} breaks policy itself: ${parent.breach.message}`);
-  }
-  if (parent.files.length !== childFiles.length) return false;
+async function sameTree(childDir: string, childFiles: readonly TreeFile[], parentDir: string, parentFiles: readonly TreeFile[]): Promise<boolean> {
+  if (parentFiles.length !== childFiles.length) return false;
   for (const [i, file] of childFiles.entries()) {
-    const other = parent.files[i];
+    const other = parentFiles[i];
     if (other === undefined || other.path !== file.path || other.bytes !== file.bytes) return false;
   }
-  for (const file of childFiles) {
-    const rel = posix.normalize(file.path);
-    const [a, b] = await Promise.all([readFile(join(childDir, rel)), readFile(join(parentDir, rel))]);
-    if (!a.equals(b)) return false;
+  for (const [i, file] of childFiles.entries()) {
+    if (!(await sameFile(childDir, parentDir, file, parentFiles[i] as TreeFile))) return false;
   }
   return true;
 }

@@ -18,6 +18,8 @@ export interface StaticRequest {
   /** Empty or absent host folder that receives the emitted JS when gates 0–2 pass. */
   buildDir: string;
   caps: PolicyCaps;
+  /** The run policy's protected paths (globs): a child that changes one fails the policy gate. */
+  protectedPaths: readonly string[];
 }
 
 export type StaticOutcome =
@@ -34,7 +36,7 @@ export async function runStaticChecks(compiler: TreeCompiler, request: StaticReq
   const timings: ValidationTimings = {};
   onPhase("policy");
   const policyStarted = performance.now();
-  const policy = await checkPolicy(request.childDir, request.parentDir, caps);
+  const policy = await checkPolicy(request.childDir, request.parentDir, caps, request.protectedPaths);
   timings.policy = performance.now() - policyStarted;
   if (!policy.ok) return { ok: false, failure: policy.failure, timings };
   onPhase("compile");

@@ -12,8 +12,6 @@ import {
   type RuntimeImage,
   type SandboxEngine,
   type SandboxLabels,
-  connectEngine,
-  newSessionId,
 } from "../../../sandbox/src/index.js";
 import { BoundedChecker } from "./bounded-checker.js";
 import { CheckLimits, DEFAULT_CHECK_LIMITS } from "./check-limits.js";
@@ -24,21 +22,27 @@ import type { StaticOutcome } from "./static-checks.js";
 /** Default wall clock of the import check's container. */
 export const DEFAULT_IMPORT_TIMEOUT_MS = 10_000;
 
-/** What to validate and where the import check runs. */
-export interface ValidateOptions {
+/** What gates 0–2 check: a tree on the host, never executed. */
+export interface StaticCheckOptions {
   /** The agent tree to validate (a host folder; never executed here). */
   childDir: string;
   /** Empty or absent host folder that receives the emitted JS when gates 0–2 pass. */
   buildDir: string;
-  /** Engine for the import gate; connected on first use when absent. */
-  engine?: SandboxEngine;
+  caps?: Partial<PolicyCaps>;
+  /** The run policy's protected paths (globs); none when absent. Only a rewrite can break them. */
+  protectedPaths?: readonly string[];
+}
+
+/** What to validate and where the import check runs. */
+export interface ValidateOptions extends StaticCheckOptions {
+  /** Engine for the import gate (the caller's: the harness connects in one place). */
+  engine: SandboxEngine;
   /** Runtime image; `engine.ensureRuntimeImage()` when absent. */
   image?: string | RuntimeImage;
-  /** Container labels; a fresh session with phase "validate" when absent. */
-  labels?: SandboxLabels;
+  /** Container labels: the caller's session, so its sweeps find them. */
+  labels: SandboxLabels;
   runtime?: Runtime;
   importTimeoutMs?: number;
-  caps?: Partial<PolicyCaps>;
 }
 
 /** A rewrite is validated against its parent: an unchanged tree is an empty diff. */
@@ -57,7 +61,7 @@ export interface Validator {
   /** All four gates for the seed, which has no parent (no diff rule). */
   validateSeed(options: ValidateOptions): Promise<ValidationOutcome>;
   /** Gates 0–2 (policy, compile, signature); fills buildDir when they pass. */
-  validateStatic(options: ValidateOptions & { parentDir: string | null }): Promise<StaticOutcome>;
+  validateStatic(options: StaticCheckOptions & { parentDir: string | null }): Promise<StaticOutcome>;
   /** The limits of gates 0–2 (memory of the check worker, wall clock per candidate). */
   readonly limits: CheckLimits;
   /** Starts the check worker now, so its warm-up overlaps other work. */
@@ -71,12 +75,10 @@ const TimeoutMs = z.number().int().positive();
 /** A validator with its own check worker, under `limits` (defaults: DEFAULT_CHECK_LIMITS). */
 export function createValidator(options: { limits?: Partial<CheckLimits> } = {}): Validator {
   const checker = new BoundedChecker(CheckLimits.parse({ ...DEFAULT_CHECK_LIMITS, ...options.limits }));
-  let engine: Promise<SandboxEngine> | undefined;
-  let session: string | undefined;
 
-  const validateStatic = (options: ValidateOptions & { parentDir: string | null }): Promise<StaticOutcome> => {
+  const validateStatic = (options: StaticCheckOptions & { parentDir: string | null }): Promise<StaticOutcome> => {
     const caps = PolicyCaps.parse({ ...DEFAULT_POLICY_CAPS, ...options.caps });
-    return checker.check({ childDir: options.childDir, parentDir: options.parentDir, buildDir: options.buildDir, caps });
+    return checker.check({ childDir: options.childDir, parentDir: options.parentDir, buildDir: options.buildDir, caps, protectedPaths: options.protectedPaths ?? [] });
   };
 
   const validate = async (options: ValidateOptions, parentDir: string | null): Promise<ValidationOutcome> => {
@@ -85,13 +87,11 @@ export function createValidator(options: { limits?: Partial<CheckLimits> } = {})
     if (!statics.ok) return statics;
     const timings = statics.timings;
     const importStarted = performance.now();
-    const sandboxEngine = options.engine ?? (await (engine ??= connectEngine()));
-    const image = options.image ?? (await sandboxEngine.ensureRuntimeImage());
-    const labels = options.labels ?? { session: (session ??= newSessionId()), phase: "validate" };
+    const image = options.image ?? (await options.engine.ensureRuntimeImage());
     const failure = await checkImportGate(options.buildDir, {
-      engine: sandboxEngine,
+      engine: options.engine,
       image,
-      labels,
+      labels: options.labels,
       timeoutMs: importTimeoutMs,
       ...(options.runtime === undefined ? {} : { runtime: options.runtime }),
     });

@@ -24,8 +24,8 @@ function evolve(args: string[]): ChildProcess {
   return spawn(process.execPath, [join(REPO, "bin/evolve.js"), ...args], { cwd: REPO, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
 }
 
-function phasesOfRun(runId: string): string[] {
-  const out = execFileSync("docker", ["ps", "-a", "--filter", `label=dev.evolve.run=${runId}`, "--format", '{{.Label "dev.evolve.phase"}}'], { encoding: "utf8" });
+function phasesOfRun(docker: string[], runId: string): string[] {
+  const out = execFileSync("docker", [...docker, "ps", "-a", "--filter", `label=dev.evolve.run=${runId}`, "--format", '{{.Label "dev.evolve.phase"}}'], { encoding: "utf8" });
   return out.split("\n").filter((l) => l.trim() !== "");
 }
 
@@ -34,15 +34,15 @@ function phasesOfRun(runId: string): string[] {
  * so on stdout. Labels cannot tell: a container from the warm pool is labelled "pool"
  * whatever it is handed out for.
  */
-function improveRunning(runId: string): boolean {
-  const ids = execFileSync("docker", ["ps", "-q", "--filter", `label=dev.evolve.run=${runId}`], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "");
-  return ids.some((id) => /"type":"ready","exports":\{"improve"/.test(logsOf(id)));
+function improveRunning(docker: string[], runId: string): boolean {
+  const ids = execFileSync("docker", [...docker, "ps", "-q", "--filter", `label=dev.evolve.run=${runId}`], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "");
+  return ids.some((id) => /"type":"ready","exports":\{"improve"/.test(logsOf(docker, id)));
 }
 
 /** A container's stdout so far; "" when it is gone (the harness removes containers as it goes). */
-function logsOf(id: string): string {
+function logsOf(docker: string[], id: string): string {
   try {
-    return execFileSync("docker", ["logs", id], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return execFileSync("docker", [...docker, "logs", id], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   } catch {
     return "";
   }
@@ -67,7 +67,9 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 export async function orphanSweep(c: CaseContext): Promise<CaseVerdict> {
   const out = await mkdtemp(join(tmpdir(), "evolve-sec-orphans-"));
-  const common = ["--task", "email-validation", "--workers", "1", "--out", out, "--runtime", c.runtime];
+  // On a remote engine: the CLI names it, and the docker CLI looks there.
+  const docker = c.env.remote?.dockerArgs ?? [];
+  const common = ["--task", "email-validation", "--workers", "1", "--out", out, "--runtime", c.runtime, ...(c.env.remote?.evolveArgs ?? [])];
   const first = evolve(["run", ...common, "--agent", HANGING_AGENT, "--generations", "2", "--improve-timeout", "600"]);
   let log = "";
   first.stdout?.on("data", (d: Buffer) => (log += d.toString()));
@@ -75,12 +77,12 @@ export async function orphanSweep(c: CaseContext): Promise<CaseVerdict> {
   try {
     // The run id is printed at start: "run <id>: task ...".
     const actualId = await until("the run to start", 120_000, () => /^run (\S+):/m.exec(log)?.[1] ?? null);
-    await until("a self-modification container running improve()", 180_000, () => (improveRunning(actualId) ? true : null));
-    const phases = phasesOfRun(actualId);
+    await until("a self-modification container running improve()", 180_000, () => (improveRunning(docker, actualId) ? true : null));
+    const phases = phasesOfRun(docker, actualId);
     first.kill("SIGKILL");
     await exited(first);
     await new Promise((r) => setTimeout(r, 1_000));
-    const orphaned = leftoversOfRun(actualId);
+    const orphaned = leftoversOfRun(actualId, docker);
     expect(orphaned.containers, `orphans after SIGKILL (phases ${phases.join(",")})`).toBeGreaterThanOrEqual(1);
     expect(orphaned.volumes).toBeGreaterThanOrEqual(1);
 
@@ -91,17 +93,17 @@ export async function orphanSweep(c: CaseContext): Promise<CaseVerdict> {
     next.stderr?.on("data", (d: Buffer) => (nextLog += d.toString()));
     let sweptAt: number | null = null;
     const watch = setInterval(() => {
-      const left = leftoversOfRun(actualId);
+      const left = leftoversOfRun(actualId, docker);
       if (sweptAt === null && left.containers + left.volumes === 0) sweptAt = Date.now();
     }, 250);
     const code = await exited(next);
     clearInterval(watch);
     expect(code, nextLog.slice(-2000)).toBe(0);
     expect(nextLog).toMatch(/swept \d+ containers and \d+ volumes left by dead sessions/);
-    expect(leftoversOfRun(actualId)).toEqual({ containers: 0, volumes: 0 });
+    expect(leftoversOfRun(actualId, docker)).toEqual({ containers: 0, volumes: 0 });
     const nextRun = /^run (\S+):/m.exec(nextLog)?.[1];
     expect(nextRun).toBeDefined();
-    expect(leftoversOfRun(nextRun!)).toEqual({ containers: 0, volumes: 0 });
+    expect(leftoversOfRun(nextRun!, docker)).toEqual({ containers: 0, volumes: 0 });
     return {
       outcome: `SIGKILL left ${orphaned.containers} container(s) + ${orphaned.volumes} volume(s); the next \`evolve run\` swept them at start`,
       containMs: sweptAt === null ? null : sweptAt - killedAt,

@@ -34,10 +34,12 @@ export async function network(c: CaseContext): Promise<CaseVerdict> {
   });
   await new Promise<void>((resolve) => server.listen(0, "0.0.0.0", resolve));
   const port = (server.address() as AddressInfo).port;
-  const hosts = [...new Set([gatewayAddress(), ...hostAddresses()])];
+  const hosts = [...new Set([gatewayAddress(), ...hostAddresses(), ...(c.env.remote?.addresses ?? [])])];
   const targets: [string, number][] = [
     ...hosts.map((h): [string, number] => [h, port]),
     ...hosts.map((h): [string, number] => [h, 2375]),
+    // A remote engine's own API port (TLS): a container must not reach the engine it runs on.
+    ...(c.env.remote?.addresses ?? []).map((h): [string, number] => [h, 2376]),
     ["169.254.169.254", 80],
     ["1.1.1.1", 443],
     ["8.8.8.8", 53],

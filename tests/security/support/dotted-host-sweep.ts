@@ -6,9 +6,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
-import { connectEngine } from "../../../sandbox/src/index.js";
+import { connectEngines } from "../../../sandbox/src/index.js";
 
-const engine = await connectEngine();
+const engine = await connectEngines();
 const image = await engine.ensureRuntimeImage();
 const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
 const session = `${hostname()}.${dead.stdout}.5ec0`;

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { Runtime, RuntimeImage, SandboxEngine, SandboxLabels } from "../../../sandbox/src/index.js";
+import { newSessionId, type Runtime, type RuntimeImage, type SandboxEngine, type SandboxLabels } from "../../../sandbox/src/index.js";
 import { loadTask, type Task } from "../../../harness/src/evaluation/index.js";
 import { testEngine } from "../../support/test-engine.js";
 import { checkHost, createSentinel, type Sentinel } from "./host-guard.js";
@@ -20,11 +20,27 @@ export interface SecurityEnv {
   log: ResultLog;
   /** The suite's own task (tests/security/fixtures/sec-sum): sums, with attack instances. */
   secTask: Task;
+  /** Set when the cases run on a remote engine (remote-engine.test.ts) rather than the local one. */
+  remote?: RemoteEngine;
 }
 
-export async function createSecurityEnv(): Promise<SecurityEnv> {
-  const t = await testEngine();
+/** A remote engine the cases run on, and how a case reaches it. */
+export interface RemoteEngine {
+  /** docker CLI arguments naming it (e.g. -H unix://its-socket). */
+  dockerArgs: string[];
+  /** evolve CLI arguments naming it (--engine CONTEXT). */
+  evolveArgs: string[];
+  /** Its own address and this host's end of its link: containers must reach neither. */
+  addresses: string[];
+}
+
+/** The suite's frame on the local engine, or on `remote` (with that engine's port, image and results folder). */
+export async function createSecurityEnv(remote?: { engine: SandboxEngine; image: RuntimeImage; logDir: string; access: RemoteEngine }): Promise<SecurityEnv> {
   const secTask = await loadTask(join(new URL(".", import.meta.url).pathname, "..", "fixtures", "sec-sum"));
+  if (remote !== undefined) {
+    return { engine: remote.engine, image: remote.image, session: newSessionId(), sentinel: await createSentinel(), log: new ResultLog(remote.logDir), secTask, remote: remote.access };
+  }
+  const t = await testEngine();
   return { engine: t.engine, image: t.image, session: t.session, sentinel: await createSentinel(), log: new ResultLog(), secTask };
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EvolveError } from "../../errors/index.js";
 import type { CliCommand, CommandInput } from "../command.js";
+import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
 import { resolveTaskArg } from "../task-arg.js";
 
 function stringOption(values: CommandInput["values"], name: string): string | undefined {
@@ -20,8 +21,9 @@ export const check: CliCommand = {
                  answers (null, {}, [], "", -1, a crash) without throwing or hanging
   --agent DIR    the agent contract: policy, compile, signature (on this machine, never run),
                  and import (the compiled agent loads in a container; needs the Docker engine)
+${ENGINE_HELP}
   Exit code 0 when everything passed, 1 when something did not.`,
-  options: { task: { type: "string" }, agent: { type: "string" } },
+  options: { task: { type: "string" }, agent: { type: "string" }, ...ENGINE_OPTIONS },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values, out }) {
     const taskArg = stringOption(values, "task");
@@ -45,7 +47,7 @@ export const check: CliCommand = {
       const dir = resolve(agentArg);
       const scratch = await mkdtemp(join(tmpdir(), "evolve-check-"));
       try {
-        const problems = await checkAgent(dir, scratch);
+        const problems = await checkAgent(dir, scratch, engineConnector(values));
         if (problems.length === 0) out(`agent ${dir}: ok: policy, compile, signature and import`);
         else {
           failed = true;

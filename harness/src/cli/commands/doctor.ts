@@ -1,48 +1,74 @@
 /** `evolve doctor`: what the harness sees, and the fix for each problem. */
 import { EvolveError } from "../../errors/index.js";
+import type { SandboxEngine } from "../../../../sandbox/src/index.js";
 import type { CliCommand } from "../command.js";
+import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
 
 type Check = { name: string; ok: boolean | null; detail: string; fix?: string };
 
+const GVISOR_FIX = "optional: install gVisor (Debian: apt-get install runsc) and register it in the engine's daemon.json with runtimeArgs --network=none --platform=ptrace";
+
+/** Every engine behind the port: reachable, what it runs, its slots, its runtime image; then the leftovers. */
+async function engineChecks(engine: SandboxEngine, out: (line: string) => void): Promise<Check[]> {
+  const checks: Check[] = [];
+  const single = engine.engines().length === 1 && engine.engines()[0]!.slots === null;
+  if (single) await engine.info();
+  const image = await engine.ensureRuntimeImage({ onProgress: (m) => out(m) }).catch((error: Error) => error);
+  for (const e of engine.engines()) {
+    const suffix = single ? "" : ` ${e.name}`;
+    if (e.state !== "up" || e.info === null) {
+      checks.push({ name: `engine${suffix}`, ok: false, detail: `${e.endpoint}: ${e.state === "refused" ? "refused" : "unreachable"}: ${e.reason ?? "no answer"}`, fix: "see the reason; `docker --host URL info` (or --context NAME) shows the same engine" });
+      continue;
+    }
+    const i = e.info;
+    const slots = e.slots === null ? "" : `; ${e.slots} slots`;
+    checks.push({ name: `engine${suffix}`, ok: true, detail: `${e.endpoint}, Docker ${i.version} (API ${i.apiVersion}), ${i.architecture}, ${i.cpus} CPUs, ${(i.memoryBytes / 2 ** 30).toFixed(1)} GiB${slots}` });
+    const gvisor = i.runtimes.includes("runsc");
+    checks.push({
+      name: `runtimes${suffix}`,
+      ok: true,
+      detail: `${i.runtimes.join(", ")}${gvisor ? "" : " (gVisor runsc not registered: --runtime runsc unavailable)"}`,
+      ...(gvisor ? {} : { fix: GVISOR_FIX }),
+    });
+    if (image instanceof Error) continue;
+    checks.push({ name: single ? "runtime image" : `image${suffix}`, ok: e.image !== null, detail: `${image.tag} (${e.image === "built" ? "built now" : e.image === "found" ? "up to date" : "not checked"}; FROM scratch, offline)` });
+  }
+  if (image instanceof Error) checks.push({ name: "runtime image", ok: false, detail: image.message, fix: "read the build error above; `npx evolve doctor` retries the build" });
+  const leftovers = await engine.countManaged();
+  const any = leftovers.containers + leftovers.volumes > 0;
+  checks.push({
+    name: "sandboxes",
+    ok: true,
+    detail: `${leftovers.containers} containers and ${leftovers.volumes} volumes labelled by evolve`,
+    ...(any ? { fix: "if no evolve run is active, `npx evolve clean` removes them" } : {}),
+  });
+  return checks;
+}
+
 export const doctor: CliCommand = {
   name: "doctor",
-  summary: "check the Docker engine, runtimes, runtime image and LLM configuration",
-  help: `usage: evolve doctor
-  Builds the runtime image if it is missing or out of date (a few seconds, offline).`,
-  options: {},
+  summary: "check the Docker engines (version, runtimes, architecture, slots, runtime image) and the LLM configuration",
+  help: `usage: evolve doctor [--engine SPEC ...]
+  Builds the runtime image on every engine where it is missing or out of date (a few seconds, offline).
+${ENGINE_HELP}`,
+  options: { ...ENGINE_OPTIONS },
   positionals: { min: 0, max: 0, names: "" },
-  async run({ out }) {
-    const { connectEngine } = await import("../../../../sandbox/src/index.js");
+  async run({ values, out }) {
     const { resolveLlmSetup } = await import("../../llm/index.js");
     const checks: Check[] = [];
-    let engine;
+    let engine: SandboxEngine | undefined;
     try {
-      engine = await connectEngine();
-      const info = await engine.info();
-      checks.push({ name: "engine", ok: true, detail: `${info.endpoint}, Docker ${info.version} (API ${info.apiVersion})` });
-      const gvisor = info.runtimes.includes("runsc");
-      checks.push({
-        name: "runtimes",
-        ok: true,
-        detail: `${info.runtimes.join(", ")}${gvisor ? "" : " (gVisor runsc not registered: --runtime runsc unavailable)"}`,
-        ...(gvisor ? {} : { fix: "optional: install gVisor (Debian: apt-get install runsc) and register it in /etc/docker/daemon.json with runtimeArgs --network=none --platform=ptrace" }),
-      });
+      engine = await engineConnector(values)({ onNote: out });
     } catch (error) {
       const e = error instanceof EvolveError ? error : new EvolveError("engine_unreachable", String(error));
       checks.push({ name: "engine", ok: false, detail: e.message, ...(e.hint ? { fix: e.hint } : {}) });
     }
     if (engine) {
-      const image = await engine.ensureRuntimeImage({ onProgress: (m) => out(m) }).catch((error: Error) => error);
-      if (image instanceof Error) checks.push({ name: "runtime image", ok: false, detail: image.message, fix: "read the build error above; `npx evolve doctor` retries the build" });
-      else checks.push({ name: "runtime image", ok: true, detail: `${image.tag} (${image.built ? "built now" : "up to date"}; FROM scratch, offline)` });
-      const leftovers = await engine.countManaged();
-      const any = leftovers.containers + leftovers.volumes > 0;
-      checks.push({
-        name: "sandboxes",
-        ok: true,
-        detail: `${leftovers.containers} containers and ${leftovers.volumes} volumes labelled by evolve`,
-        ...(any ? { fix: "if no evolve run is active, `npx evolve clean` removes them" } : {}),
-      });
+      try {
+        checks.push(...(await engineChecks(engine, out)));
+      } finally {
+        await engine.close();
+      }
     }
     try {
       const llm = resolveLlmSetup(process.env);

@@ -6,8 +6,10 @@ import { clean } from "./clean.js";
 import { diff } from "./diff.js";
 import { doctor } from "./doctor.js";
 import { lineage } from "./lineage.js";
+import { approve, reject } from "./decisions.js";
 import { create } from "./new.js";
 import { ls } from "./ls.js";
+import { pending } from "./pending.js";
 import { replay } from "./replay.js";
 import { report } from "./report.js";
 import { resume } from "./resume.js";
@@ -15,4 +17,4 @@ import { run } from "./run.js";
 import { show } from "./show.js";
 import { tree } from "./tree.js";
 
-export const commands: CliCommand[] = [run, resume, create, check, ls, tree, show, diff, lineage, cat, replay, report, doctor, clean];
+export const commands: CliCommand[] = [run, resume, create, check, ls, tree, show, diff, lineage, cat, pending, approve, reject, replay, report, doctor, clean];

@@ -5,8 +5,12 @@ import { formatDelta, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
-import { formatTable, oneLine } from "../inspect/table.js";
+import { formatTable } from "../inspect/table.js";
+import { oneLine } from "../../text/index.js";
 import { EvolveError } from "../../errors/index.js";
+
+/** Characters of a summary in the lineage table. */
+const SUMMARY_COLUMN = 100;
 
 export const lineage: CliCommand = {
   name: "lineage",
@@ -60,8 +64,8 @@ ${JSON_HELP}`,
 
 /** The meta agent's own one-line summary, else the files it touched. */
 function whatChanged(g: GenerationRecord): string {
-  if (g.parent === null) return g.summary === null ? "seed" : oneLine(g.summary);
-  if (g.summary !== null && g.summary.trim() !== "") return oneLine(g.summary);
+  if (g.parent === null) return g.summary === null ? "seed" : oneLine(g.summary, SUMMARY_COLUMN);
+  if (g.summary !== null && g.summary.trim() !== "") return oneLine(g.summary, SUMMARY_COLUMN);
   if (g.changedFiles.length === 0) return "no change";
-  return oneLine(g.changedFiles.map((f) => `${f.path} +${f.additions} −${f.deletions}`).join(", "));
+  return oneLine(g.changedFiles.map((f) => `${f.path} +${f.additions} −${f.deletions}`).join(", "), SUMMARY_COLUMN);
 }

@@ -5,11 +5,13 @@ import type { CliCommand } from "../command.js";
 import { DEFAULT_OUT, JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
 import { formatTable } from "../inspect/table.js";
+import { approvalState } from "../../supervision/index.js";
 
 export const ls: CliCommand = {
   name: "ls",
-  summary: "list runs: task, model, generations, best score, status",
+  summary: "list runs: task, model, generations, pending approvals, best score, status",
   help: `usage: evolve ls [--out DIR] [--json]
+PENDING counts children waiting for approval under the run's policy (— when it asked for none).
 STATUS is running, finished, interrupted, or crashed: marked running but its process (on
 this host) is gone; \`evolve resume <run>\` continues it.
 ${OUT_HELP}
@@ -32,6 +34,8 @@ ${JSON_HELP}`,
           model: r.run.config.model,
           generations: r.generationCount,
           invalid: contents.generations.filter((g) => g.status.kind === "invalid").length,
+          // Null for a run whose policy asked for no approval (or that has none).
+          pending: contents.generations.some((g) => g.approval !== undefined) ? contents.generations.filter((g) => approvalState(g) === "pending").length : null,
           best: best === null ? null : { id: best.id, visible: best.scores.visible, heldout: best.scores.heldout },
           // "running" in run.json whose process is gone reads "crashed" (`evolve resume` continues it).
           status: r.run.status === "running" ? observedStatus(r.run, (await readEvents(r.dir)).events) : r.run.status,
@@ -48,7 +52,7 @@ ${JSON_HELP}`,
       out(`no runs under ${root}/`);
       return 0;
     }
-    const table = [["RUN", "TASK", "MODEL", "GENS", "INVALID", "BEST", "VISIBLE", "HELD-OUT", "STATUS", "CREATED"]];
+    const table = [["RUN", "TASK", "MODEL", "GENS", "INVALID", "PENDING", "BEST", "VISIBLE", "HELD-OUT", "STATUS", "CREATED"]];
     for (const r of rows) {
       table.push([
         r.id,
@@ -56,6 +60,7 @@ ${JSON_HELP}`,
         r.model ?? "offline",
         String(r.generations),
         String(r.invalid),
+        r.pending === null ? "—" : String(r.pending),
         r.best?.id ?? "—",
         formatScore(r.best?.visible),
         formatScore(r.best?.heldout),

@@ -4,6 +4,7 @@ import type { ProgressSink } from "../../evolution/index.js";
 import { DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run-options.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
+import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
 import { resolveTaskArg } from "../task-arg.js";
 
 /** A numeric option as a number (zod checks the range), or undefined when absent. */
@@ -29,7 +30,7 @@ export const run: CliCommand = {
   --agent DIR           agent tree for generation 0 (default seed-agent/); evolve new agent DIR writes one
   --from RUN/GEN        branch: generation 0 is that generation's snapshot (lineage kept in run.json)
   --generations N       children to attempt (default ${DEFAULT_GENERATIONS}); the seed is evaluated on top
-  --workers W           children in flight at once (default: number of cores)
+  --workers W           children in flight at once (default: number of cores; with --engine: the engines' slots)
   --selection S         score_child_prop (default), hyperagents, best, random, greedy, latest
   --model M             LLM model (needs OPENAI_BASE_URL and/or OPENAI_API_KEY; else offline)
   --budget-tokens N     LLM tokens for the whole run; the run stops proposing when spent
@@ -42,8 +43,11 @@ export const run: CliCommand = {
   --check-memory MB     heap cap of the worker that checks each candidate (policy, compile, signature; default ${DEFAULT_CHECK_LIMITS.memoryMb})
   --check-timeout S     seconds for one candidate's checks (default ${DEFAULT_CHECK_LIMITS.timeoutMs / 1000}); past either limit the child is
                         invalid (compile_memory, compile_timeout) and the run goes on
+  --policy FILE         run policy (JSON): protected paths no child may change, and approval rules for changes
+                        that wait for a person (evolve pending / approve / reject); see README "Supervised runs"
   --evaluations N       calls of ctx.evaluate per generation: the meta agent's draft checked and evaluated on visible
                         instances (default ${DEFAULT_EVALUATIONS}, at most ${MAX_EVALUATIONS}; 0: none, the offline strategy then makes one move)
+${ENGINE_HELP}
   Ctrl-C stops cleanly (exit 130); \`evolve resume <run>\` continues.`,
   options: {
     task: { type: "string" },
@@ -62,7 +66,9 @@ export const run: CliCommand = {
     "improve-timeout": { type: "string" },
     "check-memory": { type: "string" },
     "check-timeout": { type: "string" },
+    policy: { type: "string" },
     evaluations: { type: "string" },
+    ...ENGINE_OPTIONS,
   },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values }) {
@@ -86,12 +92,13 @@ export const run: CliCommand = {
       improveTimeoutMs: improveTimeout === undefined ? undefined : Math.round(improveTimeout * 1000),
       checkMemoryMb: numberOption(values, "check-memory"),
       checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
+      policy: stringOption(values, "policy"),
       evaluations: numberOption(values, "evaluations"),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
     // The engine loads only when a command needs it: `--help` and bad options stay instant.
     const { startRun } = await import("../../evolution/index.js");
-    const summary = await interruptible((signal) => startRun(options, { sink: stdoutSink(), signal, env: process.env }));
+    const summary = await interruptible((signal) => startRun(options, { sink: stdoutSink(), signal, env: process.env, engine: engineConnector(values) }));
     return summary.end === "interrupted" ? 130 : 0;
   },
 };

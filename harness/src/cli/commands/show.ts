@@ -1,11 +1,11 @@
 /** `evolve show <run> <gen>`: one generation record in words. */
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenOf, lineageOf, readGeneration } from "../../archive/index.js";
-import { describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
+import { describeApproval, describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
-import { oneLine } from "../inspect/table.js";
+import { oneLine } from "../../text/index.js";
 import { failureLabel } from "../../results/index.js";
 
 export const show: CliCommand = {
@@ -66,6 +66,11 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   } else {
     lines.push("validation passed (policy, compile, signature, import)");
   }
+  const approval = describeApproval(g);
+  if (approval !== null && g.approval !== undefined) {
+    lines.push(`approval  ${oneLine(approval, 400)}`);
+    lines.push(`  asked because ${g.approval.reasons.join("; ")}`);
+  }
   if (g.evaluation !== null) {
     lines.push("");
     lines.push(`evaluation ${formatMs(g.evaluation.durationMs)} (candidate compute ${formatMs(g.evaluation.computeMs)}), stage 1 ${g.evaluation.passedStage1 ? "passed" : "not passed"}`);
@@ -86,5 +91,6 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
     const e = g.evaluateCalls;
     lines.push(`self-test ${e.calls} ctx.evaluate calls (${e.counted} counted), ${e.containers} containers, ${formatMs(e.durationMs)}`);
   }
+  if (g.engines !== undefined) lines.push(`engines   ${Object.entries(g.engines).map(([phase, engines]) => `${phase} ${engines.join(", ")}`).join("; ")}`);
   return lines;
 }

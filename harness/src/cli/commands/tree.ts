@@ -2,12 +2,14 @@
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenCounts } from "../../archive/index.js";
 import { bestGeneration } from "../../archive/index.js";
-import { bestPath, byId, formatScore } from "../../report/index.js";
+import { approvalTag, bestPath, byId, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
-import { dim, highlight, oneLine, useColour } from "../inspect/table.js";
+import { dim, highlight, useColour } from "../inspect/table.js";
+import { oneLine } from "../../text/index.js";
 import { failureLabel } from "../../results/index.js";
+import { approvalState } from "../../supervision/index.js";
 
 export const tree: CliCommand = {
   name: "tree",
@@ -37,6 +39,8 @@ ${JSON_HELP}`,
           scores: g.scores,
           children: counts.get(g.id) ?? 0,
           onBestPath: path.has(g.id),
+          approval: g.approval ?? null,
+          approvalState: approvalTag(g),
         })),
         warnings: run.warnings,
       });
@@ -44,16 +48,23 @@ ${JSON_HELP}`,
     }
     const colour = useColour();
     for (const line of treeLines(gens, counts, path, best?.id ?? null, colour)) out(line);
+    const waiting = gens.filter((g) => approvalState(g) === "pending").length;
+    const pending = gens.some((g) => g.approval !== undefined) ? `, ${waiting} pending approval` : "";
     const duplicates = gens.filter((g) => g.status.kind === "duplicate").length;
-    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${duplicates > 0 ? `, ${duplicates} duplicates` : ""}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
+    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${duplicates > 0 ? `, ${duplicates} duplicates` : ""}${pending}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
     return 0;
   },
 };
 
 function label(g: GenerationRecord, children: number, best: string | null): string {
   const scores = `${formatScore(g.scores.visible)} / ${formatScore(g.scores.heldout)}`;
+  const tag = approvalTag(g);
   const status =
-    g.status.kind === "invalid" ? `INVALID ${failureLabel(g.status)} ${oneLine(g.status.message, 80)}` : g.status.kind === "duplicate" ? `DUPLICATE of ${g.status.of} (same tree, not evaluated again)` : "valid";
+    g.status.kind === "invalid"
+      ? `INVALID ${failureLabel(g.status)} ${oneLine(g.status.message, 80)}`
+      : g.status.kind === "duplicate"
+        ? `DUPLICATE of ${g.status.of} (same tree, not evaluated again)`
+        : `valid${tag === null ? "" : ` ${tag}`}`;
   return `${g.id}  ${scores}  ${status}  children ${children}${g.id === best ? "  ★ best" : ""}`;
 }
 

@@ -22,9 +22,3 @@ export function dim(text: string, colour: boolean): string {
   return colour ? `\u001b[2m${text}\u001b[0m` : text;
 }
 
-/** Agent-written text on one line of a terminal: control characters (escape sequences included) shown as "?" and capped. */
-export function oneLine(text: string, max = 100): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

@@ -11,6 +11,8 @@ import type { NodeView, PackingView, PageId, ReportData } from "../report-view.j
 const SVGNS = "http://www.w3.org/2000/svg";
 const STAGE_MARK: ReadonlyMap<string, string> = new Map([["policy", "P"], ["compile", "C"], ["signature", "S"], ["import", "I"], ["self_modify", "M"], ["extract", "E"]]);
 const DASH = "\u2014";
+/** The mark on a node that waits for, or got, a person's decision (run policy). */
+const APPROVAL_MARK: ReadonlyMap<string, string> = new Map([["pending", "?"], ["approved", "\u2713"], ["rejected", "\u00d7"]]);
 
 /** An element the markup is known to have; a missing one is a bug in render-html.ts. */
 function byDomId(id: PageId): HTMLElement {
@@ -108,6 +110,7 @@ const meta = [
   `${nodes.length} generations`,
   `${nodes.filter((n) => !n.valid && n.duplicateOf === null).length} invalid`,
   `${nodes.filter((n) => n.duplicateOf !== null).length} duplicates`,
+  ...(nodes.some((n) => n.approval !== null) ? [`${nodes.filter((n) => n.approval === "pending").length} pending approval`] : []),
   `best ${bestNode === undefined ? DASH : `${bestNode.id} (${score(bestNode.visible)} visible, ${score(bestNode.heldout)} held-out)`}`,
 ];
 if (run.from) meta.push(`branched from ${run.from}`);
@@ -166,19 +169,26 @@ for (const n of nodes) {
   );
 }
 for (const n of nodes) {
-  const cls = `node${n.valid ? "" : " invalid"}${onBest.has(n.id) ? " best" : ""}`;
+  const cls = `node${n.valid ? "" : " invalid"}${n.approval === null ? "" : ` ${n.approval}`}${onBest.has(n.id) ? " best" : ""}`;
   const shape = n.valid
     ? svg("circle", { cx: px(n.id), cy: py(n.id), r: R, fill: colourFor(n), class: cls })
     : svg("rect", { x: px(n.id) - R, y: py(n.id) - R, width: 2 * R, height: 2 * R, fill: colourFor(n), class: cls });
   shape.setAttribute("data-id", n.id);
   const title = svg("title");
-  title.textContent = n.id + (n.valid ? `  visible ${score(n.visible)}  held-out ${score(n.heldout)}` : `  ${statusText(n)}`);
+  title.textContent =
+    n.id +
+    (n.valid ? `  visible ${score(n.visible)}  held-out ${score(n.heldout)}` : `  ${statusText(n)}`) +
+    (n.approval === null ? "" : `  ${n.approval === "pending" ? "pending approval" : n.approval}`);
   shape.appendChild(title);
   dots.appendChild(shape);
   shapes.set(n.id, shape);
   if (!n.valid) {
     const mark = svg("text", { x: px(n.id), y: py(n.id), class: "stage-mark" });
     mark.textContent = n.duplicateOf !== null ? "=" : (STAGE_MARK.get(n.stage ?? "") ?? "?");
+    dots.appendChild(mark);
+  } else if (n.approval !== null) {
+    const mark = svg("text", { x: px(n.id), y: py(n.id), class: "stage-mark" });
+    mark.textContent = APPROVAL_MARK.get(n.approval) ?? "?";
     dots.appendChild(mark);
   }
 }
@@ -394,6 +404,7 @@ function select(id: string): void {
   if (n.duplicateOf !== null) row(t, "validation", `not run: the same tree as ${n.duplicateOf}`);
   else if (!n.valid) row(t, "validation", `${n.stage}: ${n.code}${n.where ? ` at ${n.where}` : ""}${n.message ? ` ${DASH} ${n.message}` : ""}`);
   else row(t, "validation", "passed");
+  if (n.approvalText !== null) row(t, "approval", n.approvalText);
   row(t, "cost", `${n.costUsd === null ? "unknown" : `$${n.costUsd.toFixed(4)}`}  \u00b7  tokens ${n.tokens.prompt} + ${n.tokens.completion}`);
   row(t, "model", n.model === null ? "offline" : n.model);
   const timings = Object.entries(n.timings).map(([k, v]) => `${k} ${ms(v)}`).join(", ");

@@ -1,0 +1,24 @@
+/**
+ * Text caps: the one place text from an agent, a container, a grader or a model is cut to
+ * size before it is stored, shown or sent on. A cap never returns more than `max`
+ * characters, its mark included, so a caller's size budget is the real bound.
+ */
+
+/** The head of `text`, at most `max` characters; a cut ends with "…" or with `mark(fullLength)`. */
+export function capText(text: string, max: number, mark: (fullLength: number) => string = () => "…"): string {
+  if (text.length <= max) return text;
+  const end = mark(text.length);
+  return text.slice(0, Math.max(0, max - end.length)) + end.slice(0, max);
+}
+
+/** The tail of `text` (where the last errors are), at most `max` characters; a cut starts with "…". */
+export function capTail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return max <= 0 ? "" : `…${text.slice(text.length - (max - 1))}`;
+}
+
+/** One line: runs of whitespace and control characters become one space, then capped. */
+export function oneLine(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  return capText(text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").trim(), max);
+}

@@ -1,0 +1,94 @@
+/**
+ * The sandbox port: what the harness asks of wherever containers run. One Docker engine
+ * (docker-engine.ts) and a fleet of several (engine-fleet.ts) both implement it; the harness
+ * never knows which. A created and a running sandbox are different types: a created one has
+ * no stdio and no files, a running one cannot be started again.
+ */
+import type { ContainerRunOptions, EngineInfo, ExtractCaps, ExtractResult, RunOutcome, SandboxLabels, SandboxSpec, SweepResult } from "./types.js";
+
+export interface RuntimeImage {
+  tag: string;
+  /** The command that starts the trusted runner in this image. */
+  command: string[];
+  built: boolean;
+}
+
+/** A container that exists but has not started. */
+export interface CreatedSandbox {
+  readonly id: string;
+  /** Start its one process with stdio attached; the timeout clock starts now. */
+  start(options: ContainerRunOptions): Promise<RunningSandbox>;
+  remove(): Promise<void>;
+}
+
+/**
+ * A container whose process runs. The workspace is a tmpfs volume, which lives only while
+ * the container does, so files go in and come out while it is running (or paused).
+ */
+export interface RunningSandbox {
+  readonly id: string;
+  /** Copy a host directory's tree to `containerDir` (under /work), owned by the sandbox user. */
+  putDirectory(hostDir: string, containerDir: string): Promise<void>;
+  /** Take `containerDir` out through the safe extractor into a new `hostDir`. */
+  takeDirectory(containerDir: string, hostDir: string, caps?: Partial<ExtractCaps>): Promise<ExtractResult>;
+  /** Write one line (the JSON encoding of `message`) to the process's stdin. */
+  send(message: unknown): void;
+  closeStdin(): void;
+  /** Freeze every process (cgroup freezer), e.g. to take files out after a timeout. */
+  pause(): Promise<void>;
+  /** SIGKILL now; the outcome says killed. */
+  kill(): Promise<void>;
+  /** Resolves when the process has ended and its outcome is known. */
+  readonly finished: Promise<RunOutcome>;
+  /** Kill if needed, then remove the container and its volume. Never throws. */
+  remove(): Promise<void>;
+}
+
+/** One engine behind the port, as it stands now. */
+export interface EngineStatus {
+  /** Its label, context name or host: what progress lines and records call it. */
+  name: string;
+  endpoint: string;
+  /** up: takes containers; down: stopped answering (retried); refused: never used by this process. */
+  state: "up" | "down" | "refused";
+  /** Why it is down or refused; null when up. */
+  reason: string | null;
+  info: EngineInfo | null;
+  /** Containers it runs at once; null: no limit of its own (one engine: the run's workers bound it). */
+  slots: number | null;
+  /** Containers this process runs on it now. */
+  running: number;
+  /** The runtime image there: built by this process, found already, or not known yet. */
+  image: "built" | "found" | null;
+}
+
+/** What happened to containers and engines behind the port, as it happens. */
+export type EngineEvent =
+  /** A container of `labels` went to `engine`. */
+  | { type: "placed"; engine: string; labels: SandboxLabels }
+  /** A container of `labels` was lost with its engine: whatever it did is not to be trusted as done. */
+  | { type: "lost"; engine: string; labels: SandboxLabels; reason: string }
+  | { type: "down"; engine: string; reason: string }
+  | { type: "up"; engine: string };
+
+export interface SandboxEngine {
+  /** Where containers go: one engine's address, or a fleet's engines. */
+  readonly endpoint: string;
+  /** The engine's own report; for a fleet, what every engine that is up has in common. */
+  info(): Promise<EngineInfo>;
+  /** Find or build the runtime image on every engine (never pulls unless the user named a base image). */
+  ensureRuntimeImage(options?: { baseImage?: string; onProgress?: (message: string) => void }): Promise<RuntimeImage>;
+  createSandbox(spec: SandboxSpec): Promise<CreatedSandbox>;
+  /** Create and start in one step; from the warm pool when the engine keeps one. */
+  startSandbox(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox>;
+  /** Remove the warm pool's idle sandboxes and stop watching engines (call before exit). */
+  close(): Promise<void>;
+  /** Remove labelled containers and volumes on every engine that answers: of dead sessions, or all with `all`. */
+  sweep(options?: { all?: boolean; session?: string }): Promise<SweepResult>;
+  /** Count labelled containers and volumes (of one session, or all) on every engine that answers. */
+  countManaged(session?: string): Promise<SweepResult>;
+  /** Every engine behind the port, with its state and load. */
+  engines(): EngineStatus[];
+  /** Placement and health events from now on; returns the function that stops them. */
+  watch(listener: (event: EngineEvent) => void): () => void;
+}

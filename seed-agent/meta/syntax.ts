@@ -1,0 +1,32 @@
+/**
+ * Syntax checks of edited files: a file left unparsable would fail the compile gate for the
+ * whole generation, so both LLM strategies check what they touch (no type information needed,
+ * so it is cheap) and undo what does not parse. The parser (ts-morph's TypeScript) takes most
+ * of a second of CPU to load, so it loads on first use, or earlier through `preloadParser`
+ * while the agent waits for the model.
+ */
+import type { ts as Ts } from "ts-morph";
+
+let parser: Promise<typeof Ts> | null = null;
+
+/** Starts loading the parser without waiting for it. */
+export function preloadParser(): void {
+  parser ??= import("ts-morph").then((m) => m.ts);
+}
+
+/** Syntax errors of a TypeScript text, as "path:line: message". */
+export async function syntaxErrors(path: string, text: string): Promise<string[]> {
+  preloadParser();
+  const ts = await (parser as Promise<typeof Ts>);
+  const out = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  return (out.diagnostics ?? []).map((d) => {
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    return `${path}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+  });
+}
+
+/** Whitespace runs as one space, cut to `max` characters. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
