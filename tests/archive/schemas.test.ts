@@ -81,6 +81,8 @@ describe("ArchiveEvent", () => {
     { type: "approval_requested", at: AT, generation: "g0005", reasons: ["changes meta/index.ts (approval path meta/**)"], deadline: null },
     { type: "approved", at: AT, generation: "g0005", by: "ada", note: null },
     { type: "rejected", at: AT, generation: "g0006", by: "timeout", reason: "nobody answered within 1 minute", timedOut: true },
+    { type: "engine", at: AT, engine: "box-a", state: "down", reason: "no answer within 5000 ms" },
+    { type: "redone", at: AT, generation: "g0006", attempt: 2, reason: "the engine box-a stopped answering" },
     { type: "resumed", at: AT, recorded: 4, pid: 13, host: "lab-1" },
     { type: "interrupted", at: AT, reason: "SIGINT" },
     { type: "finished", at: AT, best: null },
