@@ -36,3 +36,4 @@ export {
   MAX_SCHEMA_DEPTH,
 } from "./llm-wire.js";
 export { seededRandom } from "../runner/seeded-random.js";
+export { WireJson } from "./wire-json.js";

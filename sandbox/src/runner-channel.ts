@@ -7,8 +7,9 @@ import { z } from "zod";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AGENT_DIR } from "../runner/protocol.js";
-import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage, WireJson } from "../runner/protocol.js";
+import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage } from "../runner/protocol.js";
 import { llmRefusal, type WireLlmAnswer } from "./llm-wire.js";
+import { WireJson } from "./wire-json.js";
 import type { RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
 import { runnerCommand } from "./runtime-image.js";
 import type { ExtractCaps, ExtractResult, Runtime, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
@@ -45,15 +46,11 @@ export interface AgentContainerOptions {
   onEvaluate?: (request: unknown, workspace: LiveWorkspace) => Promise<WireJson>;
 }
 
-const Json: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(Json), z.record(z.string(), Json)]),
-);
-
 /** Every line the runner may print; anything else is a protocol violation. */
 export const RunnerMessageSchema = z.union([
   z.object({ type: z.literal("ready"), exports: z.record(z.string(), z.string()) }),
   z.object({ type: z.literal("load-error"), message: z.string() }),
-  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: Json }),
+  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: WireJson }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
   // The request is the broker's to parse: a malformed one is refused to the agent, not a violation.
   z.object({ type: z.literal("llm"), id: z.number().int(), request: z.unknown() }),

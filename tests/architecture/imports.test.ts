@@ -13,7 +13,7 @@ const ROOT = join(import.meta.dirname, "../..");
 /** What each harness folder may import of the others (and "sandbox": sandbox/src/index.ts). */
 const ALLOWED: Record<string, readonly string[]> = {
   errors: ["sandbox"], // only sandbox/src/errors.ts: the base error lives in the lowest layer
-  results: [],
+  results: ["sandbox"], // only the one JSON schema, which the runner protocol owns
   text: [],
   contract: [],
   supervision: ["errors"],

@@ -1,27 +1,13 @@
 /**
- * Host-side helpers for agent trees in tests: read a tree, and compile it through the
+ * Host-side helpers for agent trees in tests: compile one through the
  * harness's validation gates (policy, compile, signature; emit to a build dir). Agent code
  * is only read and compiled here, never executed.
  */
-import { cp, readdir, readFile, writeFile } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type { Validator } from "../../harness/src/validation/index.js";
 
 export const SEED_DIR = resolve(import.meta.dirname, "../../seed-agent");
-
-/** Every file of a tree, path (relative, `/`-separated) → text. */
-export async function readTree(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile()) files.set(relative(root, full).split("\\").join("/"), await readFile(full, "utf8"));
-    }
-  };
-  await walk(root);
-  return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
-}
 
 /**
  * Gates 0–2 over `treeDir` (against `parentDir`, or as a seed when null); on success the

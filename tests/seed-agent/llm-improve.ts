@@ -12,7 +12,8 @@ import type { Validator } from "../../harness/src/validation/index.js";
 import { runImprove, type ToolMessage, type WireJson, type WireLlmAnswer } from "../../sandbox/src/index.js";
 import type { ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 import type { TestEngine } from "../support/test-engine.js";
-import { compileTree, readTree, SEED_DIR } from "./agent-tree.js";
+import { compileTree, SEED_DIR } from "./agent-tree.js";
+import { readOwnTree } from "../../harness/src/archive/index.js";
 import { improveRequest } from "./improve-request.js";
 
 export interface AgentBuild {
@@ -82,7 +83,7 @@ export async function improveWithLlm(run: ImproveRun) {
     ...(run.onTool === undefined ? {} : { onTool: run.onTool }),
   });
   expect(result.error, result.outcome.stderr).toBeNull();
-  return { report: result.report as ImproveReport, tree: await readTree(takeTo), takeTo, stderr: result.outcome.stderr };
+  return { report: result.report as ImproveReport, tree: await readOwnTree(takeTo), takeTo, stderr: result.outcome.stderr };
 }
 
 /** The seed itself as an agent build (compiled once per test file). */

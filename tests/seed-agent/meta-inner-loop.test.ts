@@ -13,7 +13,8 @@ import type { EvaluateResult } from "@evolve/contract";
 import type { WireJson } from "../../sandbox/src/index.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
-import { compileTree, oneKnobTree, readTree, SEED_DIR } from "./agent-tree.js";
+import { compileTree, oneKnobTree, SEED_DIR } from "./agent-tree.js";
+import { readOwnTree } from "../../harness/src/archive/index.js";
 import { improveRequest } from "./improve-request.js";
 import { seedImprove } from "./seed-improve.js";
 
@@ -89,7 +90,7 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
   });
 
   it("leaves the parent's tree unchanged and says so when no move beats the parent", async () => {
-    const parent = await readTree(tree);
+    const parent = await readOwnTree(tree);
     const { report, after, drafts } = await improveWith(6, [invalid, evaluated(0.42), evaluated(0.3)]);
     expect(drafts).toHaveLength(3);
     expect(after).toEqual(parent);

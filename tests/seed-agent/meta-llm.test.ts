@@ -11,7 +11,8 @@ import { scriptedLlmClient } from "../support/scripted-llm-client.js";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply } from "../support/scripted-openai-server.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
-import { compileTree, readTree, SEED_DIR } from "./agent-tree.js";
+import { compileTree, SEED_DIR } from "./agent-tree.js";
+import { readOwnTree } from "../../harness/src/archive/index.js";
 import { brokerOn, improveWithLlm, seedBuild, seedVariant, type AgentBuild } from "./llm-improve.js";
 
 let env: TestEngine;
@@ -95,7 +96,7 @@ describe("seed meta agent, LLM strategy", () => {
   });
 
   it("runs SEARCH/REPLACE when search.llmMode says text, says why no edit applied and falls back to the offline strategy, so the generation is not empty", async () => {
-    const seedTree = await readTree(SEED_DIR);
+    const seedTree = await readOwnTree(SEED_DIR);
     const textMode = await seedVariant(validator, work, { "meta/search-params.ts": (t) => t.replace('llmMode: "tools" as', 'llmMode: "text" as') });
     const llm = scriptedLlmClient([
       "I would rather describe the change in prose.",

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LineageStep } from "@evolve/contract";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
-import { compileTree, oneKnobTree, readTree, SEED_DIR } from "./agent-tree.js";
+import { compileTree, oneKnobTree, SEED_DIR } from "./agent-tree.js";
+import { readOwnTree } from "../../harness/src/archive/index.js";
 import { improveRequest } from "./improve-request.js";
 import { seedImprove } from "./seed-improve.js";
 
@@ -35,14 +36,14 @@ function improveOffline(agentDir: string, task: string, seed: number, lineage: L
   return seedImprove(env, { agentDir, buildDir: build, workDir: work, task, seed, request: improveRequest(task, seed, lineage) });
 }
 
-function changedPaths(before: Map<string, string>, after: Map<string, string>): string[] {
+function changedPaths(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
   const paths = new Set([...before.keys(), ...after.keys()]);
   return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
 }
 
 describe("seed meta agent, offline strategy", () => {
   it("makes a non-empty change that compiles, the same for the same seed and different for another", async () => {
-    const seedTree = await readTree(SEED_DIR);
+    const seedTree = await readOwnTree(SEED_DIR);
     const first = await improveOffline(SEED_DIR, "circle-packing", 11);
     const again = await improveOffline(SEED_DIR, "circle-packing", 11);
     const other = await improveOffline(SEED_DIR, "circle-packing", 12);

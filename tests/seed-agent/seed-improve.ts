@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import type { ImproveReport } from "@evolve/contract";
 import { runImprove, type AgentContainerOptions, type WireJson } from "../../sandbox/src/index.js";
 import type { TestEngine } from "../support/test-engine.js";
-import { readTree } from "./agent-tree.js";
+import { readOwnTree } from "../../harness/src/archive/index.js";
 
 export interface SeedImprove {
   agentDir: string;
@@ -19,7 +19,7 @@ export interface SeedImprove {
 }
 
 /** `improve` without an LLM; fails the test unless it returned and its tree came out. */
-export async function seedImprove(env: TestEngine, o: SeedImprove): Promise<{ report: ImproveReport; tree: Map<string, string>; takeTo: string }> {
+export async function seedImprove(env: TestEngine, o: SeedImprove): Promise<{ report: ImproveReport; tree: ReadonlyMap<string, string>; takeTo: string }> {
   const takeTo = await mkdtemp(join(o.workDir, "take-"));
   const result = await runImprove({
     engine: env.engine,
@@ -34,5 +34,5 @@ export async function seedImprove(env: TestEngine, o: SeedImprove): Promise<{ re
   });
   expect(result.error, result.outcome.stderr).toBeNull();
   expect(result.extracted.ok).toBe(true);
-  return { report: result.report as ImproveReport, tree: await readTree(takeTo), takeTo };
+  return { report: result.report as ImproveReport, tree: await readOwnTree(takeTo), takeTo };
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Json } from "@evolve/contract";
 import type { SolveReply } from "../../../sandbox/src/index.js";
-import { JsonValue } from "../results/index.js";
+import { WireJson } from "../../../sandbox/src/index.js";
 
 /** What one call of the candidate gave back: the sandbox's reply, as graders see it. */
 export type { SolveReply };
@@ -24,7 +24,7 @@ export const GradeOutcome = z.object({
   /** The task's raw metric, null when the candidate's output was unusable. */
   value: z.number().nullable(),
   feedback: z.string(),
-  artifact: JsonValue.optional(),
+  artifact: WireJson.optional(),
 });
 export type GradeOutcome = z.infer<typeof GradeOutcome>;
 

@@ -3,10 +3,7 @@
  * schema and its inferred type under one name: records are read back through these.
  */
 import { z } from "zod";
-
-export const JsonValue: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
-);
+import { WireJson } from "../../../sandbox/src/index.js";
 
 // ---- validation -------------------------------------------------------------------------
 
@@ -43,7 +40,7 @@ export const InstanceResult = z.object({
   /** Scores of each repeat when the task repeats stochastic instances. */
   repeats: z.array(z.number()).optional(),
   /** Something the report can draw (e.g. the circles of a packing); capped. */
-  artifact: JsonValue.optional(),
+  artifact: WireJson.optional(),
 });
 export type InstanceResult = z.infer<typeof InstanceResult>;
 
