@@ -17,6 +17,7 @@ import type { LiveWorkspace, WireJson } from "../../../sandbox/src/index.js";
 import { diffDirectories, type EvaluateCalls } from "../archive/index.js";
 import { evaluateCandidate } from "../evaluation/index.js";
 import type { EvaluateTranscriptEntry } from "../llm/index.js";
+import { capText } from "../text/index.js";
 import { countingEngine } from "./counting-engine.js";
 import { planDraftRequest } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
@@ -61,10 +62,6 @@ export function evaluateSlackMs(ctx: Pick<RunContext, "sandbox" | "validator" | 
   return ctx.validator.limits.timeoutMs + ctx.sandbox.importTimeoutMs + ctx.task.manifest.instanceTimeoutMs + STARTS_MS;
 }
 
-function cap(text: string, chars: number): string {
-  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
-}
-
 const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 
 /**
@@ -99,7 +96,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
     if (entry.result.outcome === "refused" && ++refusalsRecorded > RECORDED_REFUSALS) return;
     entries.push(entry);
   };
-  const refusal = (reason: string): EvaluateResult => ({ outcome: "refused", reason: cap(reason, MESSAGE_CHARS), remaining: remaining() });
+  const refusal = (reason: string): EvaluateResult => ({ outcome: "refused", reason: capText(reason, MESSAGE_CHARS), remaining: remaining() });
   // Why no call may begin now, or null.
   const closedReason = (): string | null => {
     if (closed) return "the generation is over";
@@ -117,7 +114,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
       outcome: "invalid",
       stage,
       code,
-      message: cap(withoutHostPaths(message, [dir, ctx.workRoot, input.parentSnapshotDir]), MESSAGE_CHARS),
+      message: capText(withoutHostPaths(message, [dir, ctx.workRoot, input.parentSnapshotDir]), MESSAGE_CHARS),
       remaining: remaining(),
     });
     try {

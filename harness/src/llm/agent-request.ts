@@ -6,6 +6,7 @@ import { z } from "zod";
 import { MAX_TOOLS, WireLlmRequest } from "../../../sandbox/src/index.js";
 import type { LlmCompletionRequest } from "./llm-port.js";
 import { requestChars } from "./token-estimate.js";
+import { capText } from "../text/index.js";
 
 export const RequestCaps = z.object({
   maxMessages: z.number().int().positive(),
@@ -62,5 +63,5 @@ export function parseAgentRequest(raw: unknown, caps: RequestCaps = DEFAULT_REQU
 }
 
 function refuse(reason: string): AgentRequestParse {
-  return { ok: false, reason: reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason };
+  return { ok: false, reason: capText(reason, MAX_REASON_CHARS) };
 }

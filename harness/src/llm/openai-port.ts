@@ -11,6 +11,7 @@ import type { LlmSetup } from "./llm-config.js";
 import type { LlmCallOptions, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult } from "./llm-port.js";
 import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from "./retry-policy.js";
 import { redactAll } from "./secret.js";
+import { capText } from "../text/index.js";
 import { estimatePromptTokens, estimateTokens } from "./token-estimate.js";
 
 const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -72,7 +73,7 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? abortableSleep;
   const secrets = setup.apiKey === null ? [] : [setup.apiKey.reveal()];
-  const clean = (text: string): string => truncate(redactAll(text, secrets), MAX_ERROR_CHARS);
+  const clean = (text: string): string => capText(redactAll(text, secrets), MAX_ERROR_CHARS, () => "… [truncated]");
   let client: OpenAI | null = null;
   const connect = (Client: typeof OpenAI): OpenAI =>
     new Client({
@@ -242,10 +243,6 @@ function classify(err: unknown, Sdk: typeof OpenAI, timeoutMs: number, clean: (s
   }
   const message = err instanceof Error ? err.message : String(err);
   return { ...base, kind: "bad_response", error: clean(`unexpected client error: ${message}`), retryable: false };
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [truncated]`;
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
