@@ -6,7 +6,7 @@
  * the timeout's rejection for requests whose deadline has passed. A decision already on
  * disk always wins over the timeout (the first file stands).
  */
-import { readDecisions, recordDecision, timeoutDecision, type ApprovalDecision, type ArchiveWriter, type GenerationRecord } from "../archive/index.js";
+import { readDecision, recordDecision, timeoutDecision, type ApprovalDecision, type ArchiveWriter, type GenerationRecord } from "../archive/index.js";
 import { timedOut, type RunPolicy } from "../supervision/index.js";
 import type { Progress } from "./progress.js";
 
@@ -48,11 +48,10 @@ export class ApprovalWatch {
 
   async #look(): Promise<void> {
     const open = this.#records.filter((g) => g.approval !== undefined && g.approval.decision === null);
-    if (open.length === 0) return;
-    const { decisions } = await readDecisions(this.#runDir);
     const now = Date.now();
+    // Only the open children's files: decisions are written once, so a joined one never changes.
     for (const g of open) {
-      let decision = decisions.get(g.id) ?? null;
+      let decision = readDecision(this.#runDir, g.id);
       if (decision === null && g.approval !== undefined && timedOut(g.approval, now)) {
         const written = await recordDecision(this.#runDir, timeoutDecision(g.id, this.#timeoutMinutes));
         decision = written.written ? written.decision : written.existing;
