@@ -9,6 +9,7 @@ import { hostname } from "node:os";
 import { pack } from "tar-fs";
 import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec.js";
 import { DockerSandbox } from "./docker-sandbox.js";
+import { z } from "zod";
 import { EvolveError } from "./errors.js";
 import { LABEL_PREFIX } from "./limits.js";
 import { RuntimeImageSource } from "./runtime-image.js";
@@ -112,19 +113,25 @@ export class DockerEngine implements SandboxEngine {
   }
 
   async info(): Promise<EngineInfo> {
-    const [version, info] = await Promise.all([
-      this.docker.version(),
-      this.docker.info() as Promise<{ Runtimes?: Record<string, unknown>; Architecture?: string; NCPU?: number; MemTotal?: number }>,
-    ]);
-    const runtimes = Object.keys(info.Runtimes ?? {}).filter((r): r is Runtime => r === "runc" || r === "runsc");
+    const [versionReply, infoReply] = await Promise.all([this.docker.version(), this.docker.info()]);
+    // A remote engine's answer is data from another machine: read through a bounded schema.
+    const version = EngineVersionReply.safeParse(versionReply);
+    const info = EngineInfoReply.safeParse(infoReply);
+    if (!version.success || !info.success) {
+      const issue = (version.error ?? info.error)?.issues[0];
+      throw new EvolveError("engine_failed", `the engine at ${this.endpoint} answered its version or info with an unexpected ${issue?.path.join(".") || "value"}: ${issue?.message ?? "unreadable"}`, {
+        hint: "check that it is a Docker engine (docker --host … info)",
+      });
+    }
+    const runtimes = Object.keys(info.data.Runtimes ?? {}).filter((r): r is Runtime => r === "runc" || r === "runsc");
     this.lastInfo = {
       endpoint: this.endpoint,
-      version: version.Version,
-      apiVersion: version.ApiVersion,
+      version: version.data.Version,
+      apiVersion: version.data.ApiVersion,
       runtimes: runtimes.sort(),
-      architecture: info.Architecture ?? "unknown",
-      cpus: info.NCPU ?? 1,
-      memoryBytes: info.MemTotal ?? 0,
+      architecture: info.data.Architecture ?? "unknown",
+      cpus: info.data.NCPU ?? 1,
+      memoryBytes: info.data.MemTotal ?? 0,
     };
     return this.lastInfo;
   }
@@ -242,3 +249,14 @@ export class DockerEngine implements SandboxEngine {
     return { containers, volumes };
   }
 }
+
+/** The fields of `GET /version` the harness reads, bounded. */
+const EngineVersionReply = z.object({ Version: z.string().max(100), ApiVersion: z.string().max(20) });
+
+/** The fields of `GET /info` the harness reads, bounded (slots are computed from NCPU and MemTotal). */
+const EngineInfoReply = z.object({
+  Runtimes: z.record(z.string().max(100), z.unknown()).optional(),
+  Architecture: z.string().max(100).optional(),
+  NCPU: z.number().int().min(1).max(100_000).optional(),
+  MemTotal: z.number().int().nonnegative().optional(),
+});
