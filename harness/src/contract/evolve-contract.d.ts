@@ -8,6 +8,7 @@
  * Entry points of an agent tree (paths relative to the tree's root):
  *   task/index.ts  exports `solve: SolveFn`
  *   meta/index.ts  exports `improve: ImproveFn`
+ *   tester/index.ts  exports `propose: ProposeFn` (optional; an arena run needs it)
  */
 declare module "@evolve/contract" {
   /** Plain JSON: everything that crosses the container boundary is this. */
@@ -131,6 +132,13 @@ declare module "@evolve/contract" {
 
   export interface ImproveRequest {
     task: { name: string; description: string; metric: string };
+    /**
+     * Which entry point this generation is judged by: "solver" (task/, the default when
+     * absent) or "tester" (tester/, a test generation of an arena run). For a tester,
+     * `feedback.instances` are the parent's proposals: score 1 when one entered the arena
+     * suite, 0 when not, and the reason in `feedback`.
+     */
+    role?: "solver" | "tester";
     /** The generation being created and its parent (whose tree is in the workspace). */
     generation: { id: string; parent: string; depth: number };
     seed: number;
@@ -192,4 +200,34 @@ declare module "@evolve/contract" {
   }
 
   export type ImproveFn = (request: ImproveRequest, ctx: ImproveContext) => Promise<ImproveReport>;
+
+  /** One test of the arena suite, as a test agent sees it. */
+  export interface ArenaTestView {
+    id: string;
+    /** The proposal the test was made from (never the oracle's verdict on it). */
+    proposal: Json;
+    /** How many candidates of the current code population pass and fail it. */
+    passedBy: number;
+    failedBy: number;
+  }
+
+  /** What a test agent sees: never held-out data, never the oracle's code. */
+  export interface ProposeRequest {
+    task: { name: string; description: string; metric: string };
+    /** What one proposal is (the task oracle's words) and the caps: at most `perRound` proposals, each at most `maxBytes` as JSON. */
+    proposal: { description: string; perRound: number; maxBytes: number };
+    round: number;
+    /** The test generation proposing and its parent (null for the seed's tester). */
+    generation: { id: string; parent: string | null };
+    seed: number;
+    /** The visible split's instances as the task's files hold them. */
+    visible: Json[];
+    /** The current arena suite. */
+    suite: ArenaTestView[];
+    /** The current code population: each candidate and the arena tests it fails. */
+    population: { id: string; failing: string[] }[];
+  }
+
+  /** Proposes new instances (each must match `request.proposal`); extra or malformed ones are discarded with a reason. */
+  export type ProposeFn = (request: ProposeRequest, ctx: SolveContext) => Promise<Json[]>;
 }
