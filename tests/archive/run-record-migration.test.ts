@@ -68,21 +68,38 @@ describe("run.json version 3", () => {
     expect(read.ok ? "" : read.problem.reason).toMatch(/checkTimeoutMz/);
   });
 
-  it("refuses a version-3 record without its evaluations", async () => {
+  it("refuses a current record without its evaluations", async () => {
     const read = await readRunRecord(await runJsonWith((limits) => delete limits["evaluations"]));
     expect(read.ok ? "" : read.problem.reason).toMatch(/evaluations/);
   });
 
-  it("writes a reopened version-1 run back as version 3", async () => {
+  it("writes a reopened version-1 run back as the current version", async () => {
     const dir = join(await tempDir(), "run-v1");
     await cp(V1_RUN, dir, { recursive: true });
     const writer = await ArchiveWriter.open(dir);
     await writer.updateRun((r) => r);
     const onDisk = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as { schemaVersion: number; config: { limits: object } };
-    expect(onDisk.schemaVersion).toBe(3);
+    expect(onDisk.schemaVersion).toBe(RUN_SCHEMA_VERSION);
     expect(Object.keys(onDisk.config.limits).sort()).toEqual(
       ["budgetTokens", "budgetUsd", "checkMemoryMb", "checkTimeoutMs", "evaluations", "generationTokens", "importTimeoutMs", "improveTimeoutMs"],
     );
+  });
+
+  it("reads a version-3 record as a plain run and refuses a misspelt arena setting by name", async () => {
+    const v3 = await runJsonWith(() => undefined);
+    const path = join(v3, "run.json");
+    const record = JSON.parse(await readFile(path, "utf8")) as { schemaVersion: number; config: Record<string, unknown> };
+    await writeFile(path, JSON.stringify({ ...record, schemaVersion: 3 }));
+    const read = await readRunRecord(v3);
+    expect(read.ok ? read.value.config.arena : read.problem).toBeUndefined();
+    expect(read.ok && read.value.schemaVersion).toBe(RUN_SCHEMA_VERSION);
+    const arena = { mode: "duel", rounds: 3, codePopulation: 1, testPopulation: 1, tournamentEvery: 1, suiteCap: 8 };
+    await writeFile(path, JSON.stringify({ ...record, config: { ...record.config, arena: { ...arena, suiteCapp: 9 } } }));
+    const misspelt = await readRunRecord(v3);
+    expect(misspelt.ok ? "" : misspelt.problem.reason).toMatch(/suiteCapp/);
+    await writeFile(path, JSON.stringify({ ...record, config: { ...record.config, arena } }));
+    const arenaRun = await readRunRecord(v3);
+    expect(arenaRun.ok ? arenaRun.value.config.arena : arenaRun.problem).toEqual(arena);
   });
 
   it("refuses a misspelt limit by name, rather than reading the real one as unlimited", async () => {

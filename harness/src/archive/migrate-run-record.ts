@@ -1,7 +1,7 @@
 /**
  * Reading archives written by earlier versions. Version 1 of run.json kept its limits as an
  * open map of numbers (anything went through, a missing key read as "unlimited"); version 2
- * requires every limit; version 3 adds `evaluations`. An older record gets the values the
+ * requires every limit; version 3 adds `evaluations`; version 4 the optional `arena`. An older record gets the values the
  * harness of its day used when a key was absent or null, so the run resumes and replays as
  * it ran: no harness before version 3 evaluated a draft (ctx.evaluate refused every call),
  * so an older run's `evaluations` is 0.
@@ -38,9 +38,11 @@ const V2Record = z.looseObject({
   config: z.looseObject({ limits: z.looseObject({}) }),
 });
 
+const V3Record = z.looseObject({ schemaVersion: z.literal(3) });
+
 /** An older run.json upgraded to the current version; anything else is returned as it is (the schema judges it). */
 export function upgradeRunRecord(raw: unknown): unknown {
-  return upgradeV2(upgradeV1(raw));
+  return upgradeV3(upgradeV2(upgradeV1(raw)));
 }
 
 function upgradeV1(raw: unknown): unknown {
@@ -72,4 +74,10 @@ function upgradeV2(raw: unknown): unknown {
   // Only the new key is added: version 2's limits were already strict, and the schema still judges them.
   const limits = { ...v2.data.config.limits, evaluations: EVALUATIONS_BEFORE_V3 };
   return { ...v2.data, schemaVersion: 3, config: { ...v2.data.config, limits } };
+}
+
+/** Version 4 adds the optional `config.arena`: no run before it was an arena run, so nothing else changes. */
+function upgradeV3(raw: unknown): unknown {
+  const v3 = V3Record.safeParse(raw);
+  return v3.success ? { ...v3.data, schemaVersion: 4 } : raw;
 }

@@ -9,8 +9,9 @@ import { upgradeRunRecord } from "./migrate-run-record.js";
 /**
  * 2: run.json's limits are a strict, complete set (version 1 let any numeric key through).
  * 3: the limits gain `evaluations` (ctx.evaluate calls per generation).
+ * 4: the config may carry `arena` (an arena run); an older harness must not resume one as a plain run.
  */
-export const RUN_SCHEMA_VERSION = 3;
+export const RUN_SCHEMA_VERSION = 4;
 
 export const RunStatus = z.enum(["running", "finished", "interrupted"]);
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -42,6 +43,22 @@ export const RunLimits = z.strictObject({
 });
 export type RunLimits = z.infer<typeof RunLimits>;
 
+/**
+ * An arena run's shape. Each round: `testPopulation` test generations propose tests, then
+ * `codePopulation` code children are made; every `tournamentEvery` rounds each population
+ * keeps its best (the worst are replaced by the winners' children). A duel is 1, 1, 1.
+ */
+export const ArenaSettings = z.strictObject({
+  mode: z.enum(["duel", "population"]),
+  rounds: z.number().int().positive().max(10_000),
+  codePopulation: z.number().int().positive().max(32),
+  testPopulation: z.number().int().positive().max(32),
+  tournamentEvery: z.number().int().positive().max(1_000),
+  /** The most tests in force at once; the least discriminating retire first. */
+  suiteCap: z.number().int().positive().max(500),
+});
+export type ArenaSettings = z.infer<typeof ArenaSettings>;
+
 export const RunConfig = z.object({
   task: z.object({ name: z.string().min(1), dir: z.string().min(1) }),
   /** The agent tree generation 0 was copied from. */
@@ -55,6 +72,8 @@ export const RunConfig = z.object({
   model: z.string().nullable(),
   runtime: z.enum(["runc", "runsc"]),
   limits: RunLimits,
+  /** Present in an arena run (`evolve run --arena`): code and test generations alternate in rounds. */
+  arena: ArenaSettings.optional(),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 
