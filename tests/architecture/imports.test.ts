@@ -23,10 +23,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   llm: ["errors", "sandbox", "text"],
   evaluation: ["errors", "results", "sandbox", "text"],
   "task-api": ["errors", "evaluation", "sandbox", "text"],
-  report: ["errors", "results", "archive", "selection", "supervision", "text"],
-  evolution: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "supervision", "sandbox", "text"],
-  replay: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "supervision", "sandbox", "text"],
-  cli: ["errors", "results", "selection", "archive", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "supervision", "sandbox", "text"],
+  arena: ["errors", "results", "archive", "selection", "evaluation", "sandbox", "text"],
+  report: ["errors", "results", "archive", "arena", "selection", "supervision", "text"],
+  evolution: ["errors", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "supervision", "sandbox", "text"],
+  replay: ["errors", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "evolution", "supervision", "sandbox", "text"],
+  cli: ["errors", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "supervision", "sandbox", "text"],
 };
 
 /**

@@ -15,7 +15,8 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     type: z.literal("selected"),
     ...gen,
     parent: GenerationId,
-    strategy: SelectionStrategyName,
+    /** "arena": drawn by an arena round's tournament (arena/rounds/ records the populations). */
+    strategy: z.union([SelectionStrategyName, z.literal("arena")]),
     /** The RNG right after this draw, so the event log alone can rebuild the sequence. */
     rng: RngState.optional(),
   }),
@@ -62,6 +63,16 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
   /** An engine of the run stopped answering (its containers' work is redone elsewhere) or answers again. */
   z.object({ type: z.literal("engine"), ...base, engine: z.string(), state: z.enum(["down", "up"]), reason: z.string().nullable() }),
   /** A child is done again from the start (same id, same seed): an engine was lost under it. */
+  /** An arena round's phase ended (its record is arena/rounds/rNNNN.json): what the suite became. */
+  z.object({
+    type: z.literal("arena"),
+    ...base,
+    round: z.number().int().positive(),
+    phase: z.enum(["tests", "complete"]),
+    suite: z.number().int().nonnegative(),
+    admitted: z.number().int().nonnegative(),
+    retired: z.number().int().nonnegative(),
+  }),
   z.object({ type: z.literal("redone"), ...gen, attempt: z.number().int().positive(), reason: z.string() }),
   z.object({ type: z.literal("finished"), ...base, best: GenerationId.nullable() }),
 ]);

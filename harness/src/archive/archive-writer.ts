@@ -116,6 +116,11 @@ export class ArchiveWriter {
     return formatGenerationId(this.#next++);
   }
 
+  /** The number the next allocated generation id will have (an arena round records where its code phase begins). */
+  get nextGenerationNumber(): number {
+    return this.#next;
+  }
+
   /** Writes one generation atomically; its id must be new to this run. */
   async recordGeneration(record: GenerationRecord, files: GenerationFiles): Promise<void> {
     const parsed = parseOrThrow(GenerationRecord, record, "generation record");

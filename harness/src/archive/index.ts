@@ -28,7 +28,7 @@ export type { DecisionWrite } from "./approval-decisions.js";
 export type { GenerationFiles } from "./archive-writer.js";
 export { applyPatch, parsePatch } from "./apply-patch.js";
 export type { ApplyPatchResult, FilePatch, ParsePatchResult, PatchFailure, PatchHunk, PatchLine } from "./apply-patch.js";
-export { writeFileAtomic } from "./atomic-fs.js";
+export { syncDirectory, TEMP_PREFIX, tempPathFor, toJsonText, writeFileAtomic, writeFileSynced } from "./atomic-fs.js";
 export {
   ChangedFile,
   EvaluateCalls,
@@ -45,7 +45,7 @@ export { checkLineage, childrenCounts, childrenOf, depthOf, lineageOf } from "./
 export type { LineageNode } from "./lineage.js";
 export { diffLines, splitLines } from "./line-diff.js";
 export type { Edit } from "./line-diff.js";
-export { formatZodError } from "./parse-problem.js";
+export { formatZodError, parseJsonText } from "./parse-problem.js";
 export type { ArchiveProblem } from "./parse-problem.js";
 export { rebuildSnapshot } from "./rebuild-lineage.js";
 export type { RebuildResult } from "./rebuild-lineage.js";

@@ -39,6 +39,20 @@ export const MAX_EVALUATIONS = 50;
 
 const PositiveInt = z.number().int().positive();
 
+/** Arena defaults: a duel of six rounds, sixteen tests in force at most. */
+export const DEFAULT_ARENA_ROUNDS = 6;
+export const DEFAULT_SUITE_CAP = 16;
+
+/** `--arena` and its shape; the mode follows from the population sizes (both 1: a duel). */
+export const ArenaOptions = z.strictObject({
+  rounds: PositiveInt.max(10_000).default(DEFAULT_ARENA_ROUNDS),
+  codePopulation: PositiveInt.max(32).default(1),
+  testPopulation: PositiveInt.max(32).default(1),
+  tournamentEvery: PositiveInt.max(1_000).default(1),
+  suiteCap: PositiveInt.max(500).default(DEFAULT_SUITE_CAP),
+});
+export type ArenaOptions = z.infer<typeof ArenaOptions>;
+
 export const RunOptions = z.object({
   /** A built-in task name or a task folder; default: DEFAULT_TASK, or the origin run's task with --from. */
   task: z.string().min(1).optional(),
@@ -73,6 +87,8 @@ export const RunOptions = z.object({
   policy: z.string().min(1).nullable().default(null),
   /** Calls of ctx.evaluate one generation's meta agent may make (0: none). */
   evaluations: z.number().int().nonnegative().max(MAX_EVALUATIONS).default(DEFAULT_EVALUATIONS),
+  /** An arena run (rounds of test and code generations); null: an ordinary run. */
+  arena: ArenaOptions.nullable().default(null),
   /** Run id (folder name); generated when absent. */
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).optional(),
 });

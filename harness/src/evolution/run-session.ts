@@ -19,6 +19,7 @@ import { writeRunReport } from "./report-hook.js";
 import { StepInterrupted, type RunContext } from "./run-context.js";
 import { runContextOf } from "./run-context-of.js";
 import { runLoop, type LoopEnd } from "./run-loop.js";
+import { runArenaLoop } from "./arena-loop.js";
 import { runSeedGeneration } from "./seed-generation.js";
 import { formatSummary, summarise, type RunSummary } from "./summary.js";
 
@@ -85,7 +86,11 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     if (!inputs.signal.aborted) {
       const rng = run.rng === null ? createRng(run.config.seed) : restoreRng(run.rng);
       const loop = { total: run.config.generations, workers: run.config.workers, selection: run.config.selection, beforeSelect: () => approvals.refresh() };
-      end = await runLoop(ctx, writer, { records, rng }, loop, progress);
+      const arena = run.config.arena;
+      end =
+        arena === undefined
+          ? await runLoop(ctx, writer, { records, rng }, loop, progress)
+          : await runArenaLoop({ ctx, writer, records, settings: arena, progress, workers: run.config.workers });
       // Timeouts that fell due during the last child are written before the summary reads the archive.
       await approvals.refresh();
     }

@@ -4,7 +4,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { EvolveError, type EngineConnector, type SandboxEngine } from "../../../sandbox/src/index.js";
 import {
@@ -15,9 +16,11 @@ import {
   readRunRecord,
   resolveRunDir,
   RUN_SCHEMA_VERSION,
+  type ArenaSettings,
   type RunOrigin,
   type RunRecord,
 } from "../archive/index.js";
+import type { Task } from "../evaluation/index.js";
 import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
 import { approvalCleared, readRunPolicy, type RunPolicy } from "../supervision/index.js";
 import { readRun } from "../archive/index.js";
@@ -25,7 +28,7 @@ import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS } from "../validation/index.
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
-import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor } from "./run-options.js";
+import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import type { RunSummary } from "./summary.js";
 
@@ -79,6 +82,9 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const validator = createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } });
   validator.warm();
   const task = await preflightRun(taskDir, agentDir, validator);
+  const arena = options.arena === null ? undefined : arenaSettings(options.arena);
+  if (arena !== undefined) preflightArena(task, agentDir);
+  if (arena !== undefined) options.generations = arena.rounds * arena.codePopulation;
 
   const engine = await engineOf(io, options.runtime);
   if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
@@ -110,6 +116,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
         checkTimeoutMs: options.checkTimeoutMs,
         evaluations: options.evaluations,
       },
+      ...(arena === undefined ? {} : { arena }),
     },
     harnessVersion: await harnessVersion(),
     ...(origin === null ? {} : { from: origin.from }),
@@ -161,6 +168,25 @@ async function resolveOrigin(from: string, root: string): Promise<{ from: RunOri
     snapshotDir: generationPaths(runDir, generation).snapshot,
     taskDir: recordedTaskDir(runRecord.value.config.task),
   };
+}
+
+function arenaSettings(options: ArenaOptions): ArenaSettings {
+  return { mode: options.codePopulation === 1 && options.testPopulation === 1 ? "duel" : "population", ...options };
+}
+
+function describeArena(arena: ArenaSettings): string {
+  const shape = arena.mode === "duel" ? "duel" : `populations ${arena.codePopulation} code, ${arena.testPopulation} tests, best kept every ${arena.tournamentEvery} rounds`;
+  return `${shape}, ${arena.rounds} rounds, suite cap ${arena.suiteCap}`;
+}
+
+/** An arena needs the task's oracle and a tester in the agent tree: said before anything starts. */
+function preflightArena(task: Task, agentDir: string): void {
+  if (task.oracle === null) {
+    throw new EvolveError("invalid_task", `task ${task.manifest.name} has no oracle, so no test can be judged in an arena`, { hint: "export an oracle from its grader.ts (README, \"Your own task\"); email-validation and snake have one" });
+  }
+  if (!existsSync(join(agentDir, "tester", "index.ts"))) {
+    throw new EvolveError("invalid_agent", `the agent tree ${agentDir} has no tester/index.ts, so it cannot propose tests in an arena`, { hint: "the seed agent's tester/ is a start (README, \"Arena\")" });
+  }
 }
 
 /** The policy in one line for the run's opening lines. */

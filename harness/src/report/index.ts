@@ -16,3 +16,5 @@ export {
   progressSeries,
 } from "./run-summary.js";
 export type { ScoreSplit } from "./run-summary.js";
+export { arenaLines, arenaRounds, arenaSection, arenaSvg } from "./arena-view.js";
+export type { ArenaRoundView } from "./arena-view.js";

@@ -34,7 +34,7 @@ export function contentSecurityPolicy(script: string): string {
 }
 
 /** The whole page around `script` (pageScript()). `diffs` are embedded one block per generation and parsed only when opened. */
-export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, string>, script: string): string {
+export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, string>, script: string, arenaHtml = ""): string {
   const diffBlocks: string[] = [];
   for (const [id, patch] of diffs) {
     // Ids are schema-checked generation ids; escaped anyway since this is an attribute.
@@ -57,6 +57,7 @@ export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, st
 <div class="legend"><span><i class="key k-vis"></i>best visible</span><span><i class="key dash k-vis"></i>median visible</span><span><i class="key k-held"></i>held-out of the visible-best</span><span><i class="key dash k-held"></i>median held-out</span><span>dots: each generation's visible score (click to open)</span></div>
 <svg id="chart-svg" width="100%" height="220" role="img" aria-label="best and median score per generation"></svg>
 </section>
+${arenaHtml}
 <section id="tree-section"><h2>Archive tree</h2>
 <div class="toolbar"><button id="zoom-out" type="button">−</button><button id="zoom-in" type="button">+</button><button id="goto-best" type="button">best</button><label>go to <input id="goto" placeholder="g0007"></label></div>
 <div class="legend"><span>score</span><span><i class="grad"></i> <span id="scale-label">0 → 1</span></span><span>■ invalid (P policy, C compile, S signature, I import, M self-modify, E extract)</span><span>orange: best lineage</span><span>run policy: ? pending approval (dashed blue), ✓ approved, × rejected (faded)</span></div>

@@ -4,6 +4,8 @@ import { readPatch, readRun, writeFileAtomic } from "../archive/index.js";
 import { buildReportData } from "./report-data.js";
 import { pageScript } from "./page-script.js";
 import { renderReportHtml } from "./render-html.js";
+import { readArena } from "../arena/index.js";
+import { arenaRounds, arenaSection } from "./arena-view.js";
 
 /** The report's file name inside the run folder. */
 export const REPORT_FILE = "report.html";
@@ -22,6 +24,7 @@ export async function writeReport(runDir: string, now: Date = new Date()): Promi
   }
   const { data, diffs } = buildReportData(contents, patches, now);
   const path = join(runDir, REPORT_FILE);
-  await writeFileAtomic(path, renderReportHtml(data, diffs, await pageScript()));
+  const arena = await readArena(runDir);
+  await writeFileAtomic(path, renderReportHtml(data, diffs, await pageScript(), arenaSection(arenaRounds(arena.rounds, arena.testers))));
   return path;
 }

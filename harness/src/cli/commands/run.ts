@@ -1,7 +1,7 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
 import { EvolveError } from "../../errors/index.js";
 import type { ProgressSink } from "../../evolution/index.js";
-import { DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run-options.js";
+import { DEFAULT_ARENA_ROUNDS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run-options.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
@@ -47,6 +47,14 @@ export const run: CliCommand = {
                         that wait for a person (evolve pending / approve / reject); see README "Supervised runs"
   --evaluations N       calls of ctx.evaluate per generation: the meta agent's draft checked and evaluated on visible
                         instances (default ${DEFAULT_EVALUATIONS}, at most ${MAX_EVALUATIONS}; 0: none, the offline strategy then makes one move)
+  --arena               arena run: each round test generations propose tests that must break the current code
+                        (the task's oracle judges them), then code children are selected on visible + the suite;
+                        the held-out split never changes (README "Arena")
+  --rounds R            arena rounds (default ${DEFAULT_ARENA_ROUNDS}); the run makes R × code-population code children
+  --code-population N   code candidates kept (default 1); with --test-population, above 1 makes it a population arena
+  --test-population M   test generations per round and testers kept (default 1)
+  --tournament-every K  rounds between the populations keeping only their best (default 1)
+  --suite-cap C         most tests in force at once; the least discriminating retire first (default ${DEFAULT_SUITE_CAP})
 ${ENGINE_HELP}
   Ctrl-C stops cleanly (exit 130); \`evolve resume <run>\` continues.`,
   options: {
@@ -68,6 +76,12 @@ ${ENGINE_HELP}
     "check-timeout": { type: "string" },
     policy: { type: "string" },
     evaluations: { type: "string" },
+    arena: { type: "boolean" },
+    rounds: { type: "string" },
+    "code-population": { type: "string" },
+    "test-population": { type: "string" },
+    "tournament-every": { type: "string" },
+    "suite-cap": { type: "string" },
     ...ENGINE_OPTIONS,
   },
   positionals: { min: 0, max: 0, names: "" },
@@ -94,6 +108,7 @@ ${ENGINE_HELP}
       checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
       policy: stringOption(values, "policy"),
       evaluations: numberOption(values, "evaluations"),
+      arena: arenaOptions(values),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
     // The engine loads only when a command needs it: `--help` and bad options stay instant.
@@ -102,6 +117,27 @@ ${ENGINE_HELP}
     return summary.end === "interrupted" ? 130 : 0;
   },
 };
+
+const ARENA_FLAGS = ["rounds", "code-population", "test-population", "tournament-every", "suite-cap"] as const;
+
+/** The arena's options when --arena is given; its flags without it are a mistake worth saying. */
+function arenaOptions(values: CommandInput["values"]): Record<string, number | undefined> | undefined {
+  if (values["arena"] !== true) {
+    const stray = ARENA_FLAGS.find((f) => values[f] !== undefined);
+    if (stray !== undefined) throw new EvolveError("invalid_options", `--${stray} applies to an arena run only`, { hint: "add --arena" });
+    return undefined;
+  }
+  if (values["generations"] !== undefined) throw new EvolveError("invalid_options", "--generations does not apply to an arena run", { hint: "an arena run makes --rounds × --code-population code children" });
+  return Object.fromEntries(
+    [
+      ["rounds", numberOption(values, "rounds")],
+      ["codePopulation", numberOption(values, "code-population")],
+      ["testPopulation", numberOption(values, "test-population")],
+      ["tournamentEvery", numberOption(values, "tournament-every")],
+      ["suiteCap", numberOption(values, "suite-cap")],
+    ].filter(([, v]) => v !== undefined),
+  );
+}
 
 /** Progress to stdout: the live line when it is a terminal. */
 export function stdoutSink(): ProgressSink {

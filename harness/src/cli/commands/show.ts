@@ -7,18 +7,23 @@ import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
 import { oneLine } from "../../text/index.js";
 import { failureLabel } from "../../results/index.js";
+import { isArenaArg, showArena } from "../inspect/arena-show.js";
 
 export const show: CliCommand = {
   name: "show",
   summary: "one generation in words: lineage, scores per stage and split, failures, cost, timings, validation",
   help: `usage: evolve show <run> <gen> [--out DIR] [--json]
-  <gen>       g0007, 7, best or latest
+  <gen>       g0007, 7, best or latest; in an arena run also "arena" (the rounds and the suite) or a test generation (t0003)
 ${OUT_HELP}
 ${JSON_HELP}`,
   options: { out: { type: "string" }, json: { type: "boolean" } },
   positionals: { min: 2, max: 2, names: "<run> <gen>" },
   async run({ values, positionals, out, err }) {
     const run = await loadRun(positionals[0] ?? "", stringOption(values["out"]), err);
+    if (isArenaArg(positionals[1] ?? "")) {
+      await showArena(run.dir, positionals[1] ?? "", values["json"] === true, out, err);
+      return 0;
+    }
     const id = resolveGenerationArg(positionals[1] ?? "", run.generations);
     const g = await readGeneration(run.dir, id);
     let lineage: string[];

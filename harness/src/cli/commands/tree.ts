@@ -2,7 +2,8 @@
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenCounts } from "../../archive/index.js";
 import { bestGeneration } from "../../archive/index.js";
-import { approvalTag, bestPath, byId, formatScore } from "../../report/index.js";
+import { approvalTag, arenaLines, arenaRounds, bestPath, byId, formatScore } from "../../report/index.js";
+import { readArena } from "../../arena/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
@@ -51,6 +52,13 @@ ${JSON_HELP}`,
     const waiting = gens.filter((g) => approvalState(g) === "pending").length;
     const pending = gens.some((g) => g.approval !== undefined) ? `, ${waiting} pending approval` : "";
     const duplicates = gens.filter((g) => g.status.kind === "duplicate").length;
+    const arena = await readArena(run.dir);
+    if (arena.rounds.length > 0) {
+      out("");
+      out(`arena: ${arena.rounds.length} rounds, ${arena.testers.length} test generations (evolve show ${positionals[0] ?? ""} arena has the suite); a generation's visible score includes the suite of its round`);
+      for (const line of arenaLines(arenaRounds(arena.rounds, arena.testers))) out(line);
+      out("");
+    }
     out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${duplicates > 0 ? `, ${duplicates} duplicates` : ""}${pending}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
     return 0;
   },

@@ -1,0 +1,22 @@
+export { arenaPaths, readArena, recordTester, sweepArenaTemporaries, writeRound, ARENA_DIR } from "./arena-archive.js";
+export type { ArenaContents, TesterFiles } from "./arena-archive.js";
+export {
+  ARENA_SCHEMA_VERSION,
+  ArenaTest,
+  ArenaTestId,
+  formatTesterId,
+  OutcomeMatrix,
+  parseTesterId,
+  ProposalOutcome,
+  ProposeCall,
+  RoundRecord,
+  RoundStanding,
+  TesterId,
+  TesterRecord,
+  TestOutcome,
+} from "./arena-record.js";
+export { candidateScores, keepBest, tournamentPick } from "./arena-score.js";
+export type { CandidateResults, CandidateScores } from "./arena-score.js";
+export { arenaStateOf, mergeMatrix, recordOutcomes, suiteAfter } from "./arena-state.js";
+export type { ArenaPosition, ArenaState } from "./arena-state.js";
+export { DiscardCode } from "./discard-code.js";
