@@ -6,6 +6,7 @@
 import { relative } from "node:path";
 import { importTaskModule, TASK_API_SPECIFIER } from "./import-task-module.js";
 import type { Grader } from "./grader.js";
+import { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 import { oneLine } from "../text/index.js";
 
 export const GRADER_FILE = "grader.ts";
@@ -16,7 +17,9 @@ const LINE_CAP = 300;
 const ALLOWED_IMPORTS = `${TASK_API_SPECIFIER}, zod, node: built-ins, files of the task folder, and packages in a node_modules beside it`;
 const SHAPE_HINT = `export const grader = defineGrader({ instanceSchema, grade }) with defineGrader from "${TASK_API_SPECIFIER}"`;
 
-export type GraderLoad = { ok: true; grader: Grader } | { ok: false; problem: string };
+export type GraderShape = { ok: true; grader: Grader } | { ok: false; problem: string };
+/** A loaded grader, with its optional oracle checked apart (a bad oracle is one more problem, not a bad grader). */
+export type GraderLoad = { ok: true; grader: Grader; oracle: OracleShape } | { ok: false; problem: string };
 
 
 /** Paths inside the task folder as the user wrote them, others as they are. */
@@ -60,7 +63,7 @@ function kindOf(value: unknown): string {
 }
 
 /** Whether the module's `grader` export has the Grader shape, or what is missing. */
-export function checkGraderShape(mod: Record<string, unknown>): GraderLoad {
+export function checkGraderShape(mod: Record<string, unknown>): GraderShape {
   if (!("grader" in mod)) {
     const names = Object.keys(mod);
     return { ok: false, problem: `${GRADER_FILE}: exports no \`grader\` (it exports ${names.length === 0 ? "nothing" : names.join(", ")}); ${SHAPE_HINT}` };
@@ -96,5 +99,6 @@ export async function loadGraderModule(path: string, taskDir: string): Promise<G
   if (outcome === "timeout")
     return { ok: false, problem: `${GRADER_FILE}: did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s; its top-level code must not wait on anything that never ends` };
   if ("cause" in outcome) return { ok: false, problem: describeLoadFailure(outcome.cause, taskDir) };
-  return checkGraderShape(outcome.mod);
+  const shape = checkGraderShape(outcome.mod);
+  return shape.ok ? { ...shape, oracle: checkOracleShape(outcome.mod) } : shape;
 }

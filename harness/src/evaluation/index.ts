@@ -15,5 +15,7 @@ export {
   type SolveReply,
   type TaskInstance,
 } from "./grader.js";
+export { defineOracle, ORACLE_LIMITS, type Judgement, type Oracle } from "./oracle.js";
+export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
 export { repeatSeed } from "./run-stage.js";

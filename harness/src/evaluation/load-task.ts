@@ -5,6 +5,7 @@ import { EvolveError } from "../errors/index.js";
 import { TaskManifest } from "./task-manifest.js";
 import type { Grader, TaskInstance } from "./grader.js";
 import { GRADER_FILE, loadGraderModule } from "./grader-module.js";
+import type { Oracle } from "./oracle.js";
 
 /** A loaded task: everything the evaluation needs. */
 export interface Task {
@@ -13,6 +14,8 @@ export interface Task {
   readonly visible: readonly TaskInstance[];
   readonly heldout: readonly TaskInstance[];
   readonly grader: Grader;
+  /** The grader module's optional `oracle` export (arena runs need one); null when it has none. */
+  readonly oracle: Oracle | null;
 }
 
 async function readJson(path: string, problems: string[]): Promise<unknown> {
@@ -31,7 +34,7 @@ async function readJson(path: string, problems: string[]): Promise<unknown> {
   }
 }
 
-async function importGrader(dir: string, problems: string[]): Promise<Grader | null> {
+async function importGrader(dir: string, problems: string[]): Promise<{ grader: Grader; oracle: Oracle | null } | null> {
   const path = join(dir, GRADER_FILE);
   const info = await stat(path).catch(() => null);
   if (info === null || !info.isFile()) {
@@ -44,7 +47,8 @@ async function importGrader(dir: string, problems: string[]): Promise<Grader | n
     problems.push(loaded.problem);
     return null;
   }
-  return loaded.grader;
+  if (!loaded.oracle.ok) problems.push(loaded.oracle.problem);
+  return { grader: loaded.grader, oracle: loaded.oracle.ok ? loaded.oracle.oracle : null };
 }
 
 /** Instances of one split that fail the schema are listed up to this many, then counted. */
@@ -120,7 +124,8 @@ export async function loadTask(dir: string): Promise<Task> {
   if (manifest !== null && manifest.name !== basename(root))
     problems.push(`task.json: name "${manifest.name}" differs from the folder name "${basename(root)}"`);
 
-  const grader = await importGrader(root, problems);
+  const imported = await importGrader(root, problems);
+  const grader = imported?.grader ?? null;
   const visible = parseSplit("visible.json", await readJson(join(root, "visible.json"), problems), grader, problems);
   const heldout = parseSplit("heldout.json", await readJson(join(root, "heldout.json"), problems), grader, problems);
 
@@ -140,5 +145,5 @@ export async function loadTask(dir: string): Promise<Task> {
     throw new EvolveError("invalid_task", `task ${root} is invalid:\n- ${problems.join("\n- ")}`, {
       hint: "fix every listed problem in the task folder",
     });
-  return { dir: root, manifest, visible, heldout, grader };
+  return { dir: root, manifest, visible, heldout, grader, oracle: imported?.oracle ?? null };
 }

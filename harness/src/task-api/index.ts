@@ -8,10 +8,13 @@ export type { Json } from "@evolve/contract";
 export {
   GradeOutcome,
   defineGrader,
+  defineOracle,
   describeFailure,
   jsonBytes,
   type GradeContext,
   type Grader,
+  type Judgement,
+  type Oracle,
   type SolveCall,
   type SolveReply,
   type TaskInstance,
