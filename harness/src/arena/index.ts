@@ -20,3 +20,5 @@ export type { CandidateResults, CandidateScores } from "./arena-score.js";
 export { arenaStateOf, mergeMatrix, recordOutcomes, suiteAfter } from "./arena-state.js";
 export type { ArenaPosition, ArenaState } from "./arena-state.js";
 export { DiscardCode } from "./discard-code.js";
+export { admitTests, retireAllPassed } from "./suite.js";
+export type { Admission, AdmitInput, Retirement, ScoreOf } from "./suite.js";
