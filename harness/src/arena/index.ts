@@ -22,3 +22,5 @@ export type { ArenaPosition, ArenaState } from "./arena-state.js";
 export { DiscardCode } from "./discard-code.js";
 export { admitTests, retireAllPassed } from "./suite.js";
 export type { Admission, AdmitInput, Retirement, ScoreOf } from "./suite.js";
+export { judgeProposals, JUDGE_MEMORY_MB, JUDGE_TIMEOUT_MS } from "./judge-proposals.js";
+export type { JudgeOptions, ProposalVerdict } from "./judge-proposals.js";

@@ -2,8 +2,8 @@
 export { TaskManifest } from "./task-manifest.js";
 export { loadTask, type Task } from "./load-task.js";
 export { smokeTestGrader } from "./smoke-test.js";
-export { GRADER_FILE } from "./grader-module.js";
-export { TASK_API_SPECIFIER } from "./import-task-module.js";
+export { GRADER_FILE, checkGraderShape } from "./grader-module.js";
+export { TASK_API_SPECIFIER, importTaskModule } from "./import-task-module.js";
 export {
   GradeOutcome,
   defineGrader,

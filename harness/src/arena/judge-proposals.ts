@@ -1,0 +1,116 @@
+/**
+ * A test generation's proposals through the oracle (README.md, "A proposal's way in" 1–4):
+ * the count and size caps here on the host, everything that runs task code (the proposal
+ * schema, `judge`, the grader's instanceSchema) in a bounded worker process. Every outcome is
+ * a verdict with a reason; nothing a proposal does makes this throw.
+ */
+import { join } from "node:path";
+import { EvolveError } from "../errors/index.js";
+import { GRADER_FILE, jsonBytes, type Task } from "../evaluation/index.js";
+import { oneLine } from "../text/index.js";
+import { WireJson } from "../../../sandbox/src/index.js";
+import type { DiscardCode } from "./discard-code.js";
+import { JUDGE_TEXT_CHARS, jsonDepth, MAX_INSTANCE_BYTES, MAX_INSTANCE_DEPTH } from "./judge-protocol.js";
+import { JudgeWorker, type WorkerEnd } from "./judge-worker-process.js";
+
+export type ProposalVerdict =
+  | { index: number; outcome: "accepted"; id: string; instance: Record<string, WireJson>; proposal: WireJson; verdict: string }
+  | { index: number; outcome: "discarded"; code: DiscardCode; reason: string };
+
+export interface JudgeOptions {
+  /** Test ids are `${idPrefix}-${index + 1}`, e.g. "arena-t0003" → "arena-t0003-2". */
+  idPrefix: string;
+  /** Wall clock of one judgement (schema, judge, instance check); default 2 s. */
+  timeoutMs?: number;
+  /** Heap cap of the worker process in MiB; default 256. */
+  memoryMb?: number;
+}
+
+export const JUDGE_TIMEOUT_MS = 2_000;
+export const JUDGE_MEMORY_MB = 256;
+
+const line = (text: string): string => oneLine(text, JUDGE_TEXT_CHARS);
+
+/** The instance text a worker sent, read back as a JSON object (the worker checked it; this is the host's own bound). */
+function readInstance(text: string): Record<string, WireJson> | null {
+  if (Buffer.byteLength(text) > MAX_INSTANCE_BYTES) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value) || jsonDepth(value, MAX_INSTANCE_DEPTH) > MAX_INSTANCE_DEPTH) return null;
+    const parsed = WireJson.safeParse(value);
+    return parsed.success ? (parsed.data as Record<string, WireJson>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function limitVerdict(index: number, end: Exclude<WorkerEnd, { kind: "result" }>, timeoutMs: number, memoryMb: number): ProposalVerdict {
+  switch (end.kind) {
+    case "timeout":
+      return { index, outcome: "discarded", code: "oracle_timeout", reason: `the oracle did not answer within ${timeoutMs / 1000} s; its process was stopped` };
+    case "out_of_memory":
+      return { index, outcome: "discarded", code: "oracle_memory", reason: `the oracle ran out of its memory limit of ${memoryMb} MiB; its process was stopped` };
+    case "exited":
+      return { index, outcome: "discarded", code: "oracle_failed", reason: line(`the oracle's process ended while judging (${end.detail})`) };
+  }
+}
+
+/** One verdict per proposal read, in order, then one `over_count` verdict for all the rest. */
+export async function judgeProposals(task: Task, proposals: unknown[], options: JudgeOptions): Promise<ProposalVerdict[]> {
+  const oracle = task.oracle;
+  if (oracle === null) throw new EvolveError("invalid_task", `task ${task.manifest.name} has no oracle to judge proposals`);
+  const timeoutMs = options.timeoutMs ?? JUDGE_TIMEOUT_MS;
+  const memoryMb = options.memoryMb ?? JUDGE_MEMORY_MB;
+  const { perRound, maxBytes } = oracle.limits;
+  const verdicts: ProposalVerdict[] = [];
+  let worker: JudgeWorker | null = null;
+  let cannotStart: string | null = null;
+  try {
+    for (const [index, proposal] of proposals.slice(0, perRound).entries()) {
+      const bytes = jsonBytes(proposal);
+      if (bytes === null) {
+        verdicts.push({ index, outcome: "discarded", code: "not_json", reason: "the proposal is not JSON" });
+        continue;
+      }
+      if (bytes > maxBytes) {
+        verdicts.push({ index, outcome: "discarded", code: "too_large", reason: `${bytes.toLocaleString("en-US")} bytes as JSON, over the oracle's limit of ${maxBytes.toLocaleString("en-US")}` });
+        continue;
+      }
+      if (cannotStart === null && worker === null) {
+        worker = new JudgeWorker(join(task.dir, GRADER_FILE), memoryMb);
+        const failed = await worker.started();
+        if (failed !== null) {
+          cannotStart = line(`the oracle's worker could not start: ${failed}`);
+          await worker.close();
+          worker = null;
+        }
+      }
+      if (worker === null) {
+        verdicts.push({ index, outcome: "discarded", code: "oracle_failed", reason: cannotStart ?? "no worker" });
+        continue;
+      }
+      const id = `${options.idPrefix}-${index + 1}`;
+      const end = await worker.judge(proposal, id, timeoutMs);
+      if (end.kind !== "result") {
+        // Killed or dead: the next proposal gets a fresh worker.
+        await worker.close();
+        worker = null;
+        verdicts.push(limitVerdict(index, end, timeoutMs, memoryMb));
+        continue;
+      }
+      const result = end.result;
+      if (result.outcome === "discarded") {
+        verdicts.push({ index, outcome: "discarded", code: result.code, reason: line(result.reason) });
+        continue;
+      }
+      const instance = readInstance(result.instance);
+      if (instance === null) verdicts.push({ index, outcome: "discarded", code: "instance_schema", reason: "the oracle's instance is not a JSON object within the caps" });
+      else verdicts.push({ index, outcome: "accepted", id, instance, proposal: JSON.parse(JSON.stringify(proposal)) as WireJson, verdict: line(result.verdict) });
+    }
+  } finally {
+    await worker?.close();
+  }
+  const rest = proposals.length - perRound;
+  if (rest > 0) verdicts.push({ index: perRound, outcome: "discarded", code: "over_count", reason: `${rest.toLocaleString("en-US")} more ${rest === 1 ? "proposal" : "proposals"} past the cap of ${perRound} were not read` });
+  return verdicts;
+}
