@@ -14,7 +14,7 @@ function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "number" || typeof value === "string" || typeof value === "boolean") return JSON.stringify(value).slice(0, 40);
-  return `a ${typeof value}`;
+  return typeof value === "object" ? "an object of another shape" : `a ${typeof value}`;
 }
 
 function intIn(value: unknown, min: number, max: number): boolean {
