@@ -1,8 +1,10 @@
 /**
  * Trusted grader of email-validation: one call per instance, input `{ addresses: string[] }`,
  * output an array of booleans of the same length (true = valid). Score = accuracy.
+ * Its oracle (arena runs) labels a proposed address with the task's reference rules.
  */
-import { defineGrader, describeFailure, z } from "evolve/task";
+import { defineGrader, defineOracle, describeFailure, z } from "evolve/task";
+import { isValidAddress } from "./rules.js";
 
 const Instance = z
   .object({
@@ -38,5 +40,24 @@ export const grader = defineGrader<Instance>({
       value: accuracy,
       feedback: `${instance.addresses.length - wrong}/${instance.addresses.length} correct; ${falseValid} invalid addresses accepted, ${wrong - falseValid} valid addresses rejected`,
     };
+  },
+});
+
+/** One address a test agent thinks a candidate gets wrong; the length bound is the rules' own limit. */
+const Proposal = z.strictObject({ address: z.string().min(1).max(254) });
+
+/**
+ * Arena oracle: a proposal becomes a one-address instance labelled by rules.ts (the reference
+ * the split labels are checked against), whatever the test agent believed the label to be.
+ * Deterministic; it never refuses a parsed proposal.
+ */
+export const oracle = defineOracle({
+  description: '{ "address": string }: one email address (1 to 254 characters); the oracle labels it valid or invalid under the rules in the task description',
+  proposalSchema: Proposal,
+  limits: { perRound: 8, maxBytes: 512 },
+  judge({ address }, id) {
+    const valid = isValidAddress(address);
+    const instance: Instance = { id, addresses: [address], labels: [valid] };
+    return { ok: true, instance, verdict: `${valid ? "valid" : "invalid"} under the task's rules (rules.ts)` };
   },
 });

@@ -2,8 +2,9 @@
  * Trusted grader of snake: an interactive episode. Each step the candidate gets the visible
  * board `{ width, height, snake, food, step, maxSteps }` and answers "up" | "down" | "left" | "right".
  * Food placement is seeded and hidden. Score = food eaten / target, clipped to [0, 1].
+ * Its oracle (arena runs) makes a game of a proposed board and seed.
  */
-import { defineGrader, describeFailure, z } from "evolve/task";
+import { defineGrader, defineOracle, describeFailure, z } from "evolve/task";
 import { DIRECTIONS, SnakeGame, type Direction } from "./game.js";
 
 const Instance = z.object({
@@ -60,5 +61,28 @@ export const grader = defineGrader<Instance>({
       feedback: `ate ${game.eaten} (target ${instance.target}) in ${game.steps} steps; ${END[end]}`,
       artifact: { length: game.snake.length, steps: game.steps, end },
     };
+  },
+});
+
+/** A board and a food seed a test agent thinks a candidate plays badly. */
+const Proposal = z.strictObject({
+  width: z.number().int().min(5).max(20),
+  height: z.number().int().min(5).max(20),
+  seed: z.number().int().min(0).max(2 ** 31 - 1),
+});
+
+/**
+ * Arena oracle: the proposed board and seed as a game. The step cap and target scale with
+ * the board's area as in the visible games (10 × 10: 200 steps, target 25): maxSteps = 2 ×
+ * area, target = area / 4 rounded (at least 1). Deterministic; it never refuses a parsed proposal.
+ */
+export const oracle = defineOracle({
+  description: '{ "width": 5-20, "height": 5-20, "seed": 0-2147483647 }: a board and the seed of its hidden food sequence; the step cap is 2 × width × height and the target width × height / 4',
+  proposalSchema: Proposal,
+  limits: { perRound: 6, maxBytes: 256 },
+  judge({ width, height, seed }, id) {
+    const area = width * height;
+    const instance: Instance = { id, width, height, seed, maxSteps: 2 * area, target: Math.max(1, Math.round(area / 4)) };
+    return { ok: true, instance, verdict: `${width}×${height} board, food seed ${seed}: target ${instance.target} food within ${instance.maxSteps} steps` };
   },
 });
