@@ -12,6 +12,8 @@ const WORKER_ENTRY = fileURLToPath(new URL("./judge-worker-entry.mjs", import.me
 /** Start-up (tsx, zod, the grader and what it imports) is not the proposal's time; this bounds it. */
 const READY_TIMEOUT_MS = 60_000;
 const STDERR_CAP = 16_384;
+/** How long an aborted worker's last words may take to arrive after its exit. */
+const STDERR_WAIT_MS = 1_000;
 
 /** How a job (or the start) ended, when not by a result. */
 export type WorkerEnd =
@@ -46,11 +48,16 @@ export class JudgeWorker {
     this.#exited = new Promise((resolve) => this.#child.once("exit", () => resolve()));
     this.#child.on("message", (message: JudgeWorkerMessage) => this.#deliver({ kind: "message", message }));
     this.#child.on("error", (error) => this.#deliver({ kind: "exited", detail: error.message }));
+    const stderrClosed = new Promise<void>((resolve) => this.#child.stderr?.once("close", () => resolve()) ?? resolve());
     this.#child.on("exit", (code, signal) => {
       this.#dead = true;
-      // V8 out of heap prints its fatal report and aborts (SIGABRT, or exit code 134 through a shell).
-      const oom = (signal === "SIGABRT" || code === 134) && /heap out of memory|Allocation failed/i.test(this.#stderr);
-      this.#deliver(oom ? { kind: "out_of_memory" } : { kind: "exited", detail: signal === null ? `exit code ${code}` : `signal ${signal}` });
+      // V8 out of heap prints its fatal report and aborts (SIGABRT, or exit code 134 through a
+      // shell); the report may still be in the pipe when "exit" comes, so an abort waits for it.
+      const aborted = signal === "SIGABRT" || code === 134;
+      void (aborted ? Promise.race([stderrClosed, new Promise((r) => setTimeout(r, STDERR_WAIT_MS))]) : Promise.resolve()).then(() => {
+        const oom = aborted && /heap out of memory|Allocation failed/i.test(this.#stderr);
+        this.#deliver(oom ? { kind: "out_of_memory" } : { kind: "exited", detail: signal === null ? `exit code ${code}` : `signal ${signal}` });
+      });
     });
   }
 
@@ -67,7 +74,10 @@ export class JudgeWorker {
   #next(timeoutMs: number, send?: () => void): Promise<Ended | { kind: "timeout" }> {
     if (this.#dead) return Promise.resolve({ kind: "exited", detail: "the worker is gone" });
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
+      const timer = setTimeout(() => {
+        this.#waiter = null;
+        resolve({ kind: "timeout" });
+      }, timeoutMs);
       this.#waiter = (end) => {
         clearTimeout(timer);
         resolve(end);
