@@ -5,12 +5,12 @@
  * It owns stdout: before any agent code loads, console output and process.stdout.write
  * are redirected to stderr. Only this file writes protocol lines (see protocol.ts).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
 import { format } from "node:util";
-import { BUILD_DIR, MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, WORK_DIR } from "./protocol.js";
+import { BUILD_DIR, MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, TESTER_ENTRY, WORK_DIR } from "./protocol.js";
 import type { HostMessage, InitMessage, RunnerMessage, WireJson } from "./protocol.js";
 import type { LlmErrorCode, WireLlmResponse } from "../src/llm-wire.js";
 import { createWorkspaceFiles } from "./workspace-files.js";
@@ -108,6 +108,8 @@ async function runCheck(): Promise<void> {
   try {
     exports["solve"] = typeof (await loadExport(TASK_ENTRY, "solve"));
     exports["improve"] = typeof (await loadExport(META_ENTRY, "improve"));
+    // The tester entry is optional: reported only when the build has one.
+    if (existsSync(join(BUILD_DIR, TESTER_ENTRY))) exports["propose"] = typeof (await loadExport(TESTER_ENTRY, "propose"));
   } catch (error) {
     await send({ type: "load-error", message: describeError(error) });
     process.exit(1);
@@ -174,6 +176,27 @@ async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Prom
   // Stay alive until the host has taken the workspace out and says shutdown.
 }
 
+/** One call of the tester's `propose` with a solve call's context; the answer is the one result (id 0), then the process ends. */
+async function runPropose(init: Extract<InitMessage, { mode: "propose" }>): Promise<void> {
+  let propose: unknown;
+  try {
+    propose = await loadExport(TESTER_ENTRY, "propose");
+  } catch (error) {
+    await send({ type: "load-error", message: describeError(error) });
+    process.exit(1);
+  }
+  await send({ type: "ready", exports: { propose: typeof propose } });
+  try {
+    if (typeof propose !== "function") throw new Error("propose is not a function");
+    const wire = toWireJson(await propose(init.request, baseContext(init.task, init.seed, init.llmAvailable, init.deadline)));
+    await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value } : { type: "result", id: 0, ok: false, error: wire.error });
+  } catch (error) {
+    await send({ type: "result", id: 0, ok: false, error: describeError(error) });
+  }
+  // Nothing is taken out of a tester's container: the answer is all, so the process ends here.
+  process.exit(0);
+}
+
 /** Write the host's files synchronously, so they are all there before `init` is handled. */
 function writeFiles(message: Extract<HostMessage, { type: "files" }>): void {
   if (message.root !== "build" && message.root !== "agent") throw new Error(`unknown root ${String(message.root)}`);
@@ -229,6 +252,7 @@ lines.on("line", (line) => {
     started = true;
     if (message.mode === "check") void runCheck();
     else if (message.mode === "solve") void startSolve(message).then(setHandler);
+    else if (message.mode === "propose") void runPropose(message);
     else void runImprove(message);
     return;
   }

@@ -15,11 +15,12 @@ import type { WireLlmAnswer } from "../src/llm-wire.js";
 export const WORK_DIR = "/work";
 export const AGENT_DIR = "/work/agent";
 export const BUILD_DIR = "/work/build";
-/** Entry modules inside BUILD_DIR, emitted from task/index.ts and meta/index.ts. */
+/** Entry modules inside BUILD_DIR, emitted from task/index.ts, meta/index.ts and (optional) tester/index.ts. */
 export const TASK_ENTRY = "task/index.js";
 export const META_ENTRY = "meta/index.js";
+export const TESTER_ENTRY = "tester/index.js";
 
-export type RunnerMode = "check" | "solve" | "improve";
+export type RunnerMode = "check" | "solve" | "improve" | "propose";
 
 /** Plain JSON, as on the wire. */
 export type WireJson = null | boolean | number | string | WireJson[] | { [key: string]: WireJson };
@@ -40,6 +41,16 @@ export type InitMessage =
   | {
       type: "init";
       mode: "improve";
+      task: string;
+      seed: number;
+      llmAvailable: boolean;
+      deadline: number;
+      request: WireJson;
+    }
+  /** Arena: one call of the tester's `propose`; `request` is the harness's ProposeRequest. */
+  | {
+      type: "init";
+      mode: "propose";
       task: string;
       seed: number;
       llmAvailable: boolean;
@@ -89,7 +100,10 @@ export type HostMessage = InitMessage | CallMessage | LlmResultMessage | Shutdow
 
 // ---- runner → host ---------------------------------------------------------------------
 
-/** The agent module(s) loaded; `exports` maps each contract export to its `typeof`. */
+/**
+ * The agent module(s) loaded; `exports` maps each contract export to its `typeof`. In check
+ * mode `propose` is there only when the build has tester/index.js.
+ */
 export interface ReadyMessage {
   type: "ready";
   exports: Record<string, string>;
@@ -101,7 +115,7 @@ export interface LoadErrorMessage {
   message: string;
 }
 
-/** Answer to a call (solve mode) or to the improve request (improve mode, id 0). */
+/** Answer to a call (solve mode) or to the improve or propose request (improve and propose modes, id 0). */
 export type ResultMessage =
   | { type: "result"; id: number; ok: true; value: WireJson }
   | { type: "result"; id: number; ok: false; error: string };

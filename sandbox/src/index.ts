@@ -14,6 +14,8 @@ export type { ErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { checkImports, openSolveSession, runImprove } from "./runner-session.js";
 export type { ImportCheck, ImproveInit, ImproveOptions, ImproveOutcome, SolveReply, SolveSession, SolveSessionOptions } from "./runner-session.js";
+export { runPropose } from "./propose-session.js";
+export type { ProposeAnswer, ProposeFailureKind, ProposeOptions } from "./propose-session.js";
 export type { AgentContainerOptions, LiveWorkspace } from "./runner-channel.js";
 export { describeEnd } from "./runner-channel.js";
 export * from "../runner/protocol.js";

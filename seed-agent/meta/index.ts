@@ -2,7 +2,8 @@
  * The seed meta agent: `improve` rewrites the agent tree (its own code included). With an
  * LLM it runs the tool loop, or asks for SEARCH/REPLACE edits when search.llmMode says "text"
  * or the endpoint refuses tools; without one, or when the model yields no applicable edit,
- * the offline strategy changes knobs so a generation is never empty.
+ * the offline strategy changes knobs so a generation is never empty. A tester generation
+ * (request.role "tester") goes to role.ts instead.
  *
  * The strategies (and ts-morph, which they use) are imported when `improve` runs, not when
  * this module loads: loading ts-morph takes seconds, and the harness's import check loads
@@ -24,6 +25,8 @@ async function llmOutcome(request: ImproveRequest, ctx: ImproveContext): Promise
 }
 
 export const improve: ImproveFn = async (request, ctx) => {
+  // A test generation (arena runs) rewrites tester/ only; the solver path below is untouched.
+  if (request.role === "tester") return (await import("./role.js")).testerImprove(request, ctx);
   if (!ctx.llm.available) return (await import("./offline.js")).offlineImprove(request, ctx);
   const outcome = await llmOutcome(request, ctx);
   if (outcome.ok) return outcome.report;

@@ -92,8 +92,11 @@ function taskFileOf(task: string, paths: readonly string[]): string | null {
   return paths.find((p) => p.startsWith("task/") && p.includes(task)) ?? null;
 }
 
-/** Opens the search over the workspace's tree. */
-export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext): Promise<KnobSearch> {
+/**
+ * Opens the search over the workspace's tree. With `scope` (a folder such as "tester/") only
+ * annotated knobs of files under it move (our own search parameters only if under it).
+ */
+export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext, scope?: string): Promise<KnobSearch> {
   const random = (): number => ctx.random();
   const { project, originals } = await loadTree(ctx);
   const paths = [...originals.keys()];
@@ -111,8 +114,11 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     return timeoutPressure ? { ...hint, direction: -1, weight: 3 } : { ...hint, direction: random() < 0.7 ? 1 : -1 };
   };
 
-  const taskFile = taskFileOf(request.task.name, paths);
-  const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return sf !== undefined && knobsOf(p, sf).length > 0; });
+  const inScope = (p: string): boolean => scope === undefined || p.startsWith(scope);
+  // A scoped search moves annotated knobs only: the scope's plain literals are its code, not its settings.
+  const knobsIn = (p: string, sf: SourceFile): Knob[] => (scope === undefined ? knobsOf(p, sf) : annotatedKnobs(p, sf));
+  const taskFile = scope === undefined ? taskFileOf(request.task.name, paths) : null;
+  const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return inScope(p) && sf !== undefined && knobsIn(p, sf).length > 0; });
   const checking = search.typeCheck && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
   const baselines = new Map<string, Set<string>>();
   // Diagnostics of a file as the parent left it: an edit may not add to them.
@@ -138,7 +144,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
       const sf = sourceOf(path);
       if (!sf) return false;
       for (let attempt = 0; attempt < 6; attempt++) {
-        const knobs = knobsOf(path, sf).filter((k) => !tried.has(`${path}|${k.name}`));
+        const knobs = knobsIn(path, sf).filter((k) => !tried.has(`${path}|${k.name}`));
         const hints = new Map(knobs.map((k) => [k, hintOf(k)] as const));
         const knob = pickWeighted(knobs, (k) => hints.get(k)?.weight ?? 1, random);
         const hint = knob && hints.get(knob);
@@ -161,7 +167,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
 
     for (const path of plan) editOnce(path);
     // Never an empty proposal: fall back to our own search parameters, then to any knob.
-    if (moves.length === 0) for (const path of [SELF, ...withKnobs]) if (editOnce(path)) break;
+    if (moves.length === 0) for (const path of [SELF, ...withKnobs].filter(inScope)) if (editOnce(path)) break;
     return moves;
   };
 

@@ -1,8 +1,10 @@
 /**
  * Gate 3, import: the emitted JS loads in a fresh hardened container (the sandbox's
- * `checkImports`) within a timeout, and `solve` and `improve` are functions. The host never
- * loads the emitted JS itself.
+ * `checkImports`) within a timeout, and `solve` and `improve` are functions (and `propose`,
+ * when the build has a tester or one is required). The host never loads the emitted JS itself.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
 import {
   type ImportCheck,
@@ -12,7 +14,9 @@ import {
   type SandboxLabels,
   assertNever,
   checkImports,
+  TESTER_ENTRY,
 } from "../../../sandbox/src/index.js";
+import { TESTER_FILE } from "./tester-entry.js";
 
 /** Where and how long the import check runs. */
 export interface ImportGateOptions {
@@ -21,13 +25,16 @@ export interface ImportGateOptions {
   labels: SandboxLabels;
   runtime?: Runtime;
   timeoutMs: number;
+  /** `propose` must be there even when the build has no tester/index.js. */
+  requireTester?: boolean;
 }
 
 /** Exports the runner must report as functions, with the entry file each comes from. */
-const REQUIRED_EXPORTS = [
+const REQUIRED_EXPORTS: readonly { name: string; file: string }[] = [
   { name: "solve", file: "task/index.ts" },
   { name: "improve", file: "meta/index.ts" },
-] as const;
+];
+const TESTER_EXPORT = { name: "propose", file: TESTER_FILE };
 
 /** Characters of container stderr quoted in a failure. */
 const STDERR_EXCERPT = 1_500;
@@ -49,7 +56,9 @@ export async function checkImportGate(buildDir: string, options: ImportGateOptio
   });
   const stderr = check.outcome.stderr;
   if (check.ok) {
-    for (const { name, file } of REQUIRED_EXPORTS) {
+    // The build is the harness's own emit of a checked tree: its tester/index.js exists exactly when tester/index.ts did.
+    const tester = options.requireTester === true || existsSync(join(buildDir, TESTER_ENTRY));
+    for (const { name, file } of tester ? [...REQUIRED_EXPORTS, TESTER_EXPORT] : REQUIRED_EXPORTS) {
       const kind = check.exports[name];
       if (kind === undefined) return fail("missing_export", `${file}: the loaded module has no export \`${name}\``, stderr, file);
       if (kind !== "function") {

@@ -11,6 +11,7 @@ import { type CodeOf, failure, type ValidationFailure } from "../results/index.j
 import { EvolveError } from "../errors/index.js";
 import { firstMatchOf } from "../supervision/index.js";
 import type { PolicyCaps } from "./policy-caps.js";
+import { TESTER_FILE } from "./tester-entry.js";
 import { type TreeFile, walkTree } from "./tree-walk.js";
 
 /** Files the contract needs: the task agent and the meta agent entry modules. */
@@ -45,9 +46,10 @@ function fail(code: CodeOf<"policy">, file: string | null, message: string): Pol
 
 /**
  * Gate 0 for `childDir`; with `parentDir` null (the seed) the diff rules are skipped: the
- * seed is the user's own tree, protected paths included.
+ * seed is the user's own tree, protected paths included. With `requireTester` the tester
+ * entry is a required file too.
  */
-export async function checkPolicy(childDir: string, parentDir: string | null, caps: PolicyCaps, protectedPaths: readonly string[] = []): Promise<PolicyResult> {
+export async function checkPolicy(childDir: string, parentDir: string | null, caps: PolicyCaps, protectedPaths: readonly string[] = [], requireTester = false): Promise<PolicyResult> {
   const walked = await walkTree(childDir, caps);
   if (!walked.ok) return fail(walked.breach.code, walked.breach.path, walked.breach.message);
   const { files } = walked;
@@ -65,7 +67,7 @@ export async function checkPolicy(childDir: string, parentDir: string | null, ca
     }
   }
   const present = new Set(files.map((f) => f.path));
-  const missing = REQUIRED_FILES.filter((f) => !present.has(f));
+  const missing = [...REQUIRED_FILES, ...(requireTester ? [TESTER_FILE] : [])].filter((f) => !present.has(f));
   if (missing.length > 0) return fail("missing_required_file", missing[0] ?? null, `missing required file(s): ${missing.join(", ")}`);
   if (parentDir === null) return { ok: true, files };
   const parentFiles = await walkParent(parentDir, caps);

@@ -20,6 +20,8 @@ export interface StaticRequest {
   caps: PolicyCaps;
   /** The run policy's protected paths (globs): a child that changes one fails the policy gate. */
   protectedPaths: readonly string[];
+  /** The tree must have tester/index.ts (a test generation); absent: only checked when present. */
+  requireTester?: boolean;
 }
 
 export type StaticOutcome =
@@ -36,7 +38,7 @@ export async function runStaticChecks(compiler: TreeCompiler, request: StaticReq
   const timings: ValidationTimings = {};
   onPhase("policy");
   const policyStarted = performance.now();
-  const policy = await checkPolicy(request.childDir, request.parentDir, caps, request.protectedPaths);
+  const policy = await checkPolicy(request.childDir, request.parentDir, caps, request.protectedPaths, request.requireTester ?? false);
   timings.policy = performance.now() - policyStarted;
   if (!policy.ok) return { ok: false, failure: policy.failure, timings };
   onPhase("compile");

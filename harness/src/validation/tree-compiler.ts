@@ -12,6 +12,7 @@ import { harnessCompilerOptions, TOOLCHAIN_PACKAGES } from "./compiler-options.j
 import { ConfinedFileSystem } from "./confined-file-system.js";
 import { diagnosticsFailure, errorsOnly, semanticCode, signatureCode } from "./diagnostics.js";
 import { findImportViolation } from "./import-rule.js";
+import { TESTER_FILE } from "./tester-entry.js";
 import { type ToolchainPaths, defaultToolchainPaths } from "./toolchain-paths.js";
 import { type CacheInput, CandidateKeys, VerifiedCache } from "./verified-cache.js";
 import { EvolveError } from "../errors/index.js";
@@ -27,10 +28,24 @@ export type StaticCheck =
   | { ok: true; files: EmittedFile[]; compileMs: number; signatureMs: number }
   | { ok: false; failure: ValidationFailure; compileMs: number; signatureMs?: number };
 
-const ENTRIES = [
+interface Entry {
+  name: string;
+  contractType: string;
+  file: string;
+  specifier: string;
+}
+
+const ENTRIES: readonly Entry[] = [
   { name: "solve", contractType: "SolveFn", file: "task/index.ts", specifier: "./task/index.js" },
   { name: "improve", contractType: "ImproveFn", file: "meta/index.ts", specifier: "./meta/index.js" },
-] as const;
+];
+/** Checked only in a tree that has it (the policy gate says whether it must). */
+const TESTER: Entry = { name: "propose", contractType: "ProposeFn", file: TESTER_FILE, specifier: "./tester/index.js" };
+
+/** The entries a tree of these files is checked against. */
+function entriesOf(files: readonly string[]): readonly Entry[] {
+  return files.includes(TESTER.file) ? [...ENTRIES, TESTER] : ENTRIES;
+}
 
 const CHECK_FILE = "__evolve_signature_check__";
 
@@ -49,10 +64,10 @@ export const improve: ImproveFn = async (request, ctx) => {
 };
 `;
 
-function signatureSource(): string {
-  const lines = [`import type { ${ENTRIES.map((e) => e.contractType).join(", ")} } from "@evolve/contract";`];
-  for (const e of ENTRIES) lines.push(`import { ${e.name} } from "${e.specifier}";`);
-  for (const e of ENTRIES) lines.push(`export const ${e.name}MatchesContract: ${e.contractType} = ${e.name};`);
+function signatureSource(entries: readonly Entry[]): string {
+  const lines = [`import type { ${entries.map((e) => e.contractType).join(", ")} } from "@evolve/contract";`];
+  for (const e of entries) lines.push(`import { ${e.name} } from "${e.specifier}";`);
+  for (const e of entries) lines.push(`export const ${e.name}MatchesContract: ${e.contractType} = ${e.name};`);
   return lines.join("\n") + "\n";
 }
 
@@ -134,13 +149,14 @@ export class TreeCompiler {
     const root = resolve(treeDir);
     const started = performance.now();
     const tsFiles = files.filter((f) => f.endsWith(".ts")).sort();
+    const entries = entriesOf(files);
     let checkName = `${CHECK_FILE}.ts`;
     for (let i = 1; files.includes(checkName); i++) checkName = `${CHECK_FILE}${i}.ts`;
     this.#tree = root;
     this.#fs.setTree(root);
     try {
       const added = tsFiles.map((f) => this.#project.addSourceFileAtPath(join(root, f)));
-      const checkFile = this.#project.createSourceFile(join(root, checkName), signatureSource(), { overwrite: true });
+      const checkFile = this.#project.createSourceFile(join(root, checkName), signatureSource(entries), { overwrite: true });
       const program = this.#project.getProgram().compilerObject;
       const sources = added.map((sf) => {
         const source = program.getSourceFile(sf.getFilePath());
@@ -154,7 +170,7 @@ export class TreeCompiler {
       const compileMs = performance.now() - started;
       onSignature();
       const signatureStarted = performance.now();
-      const signatureKey = `signature\0${keys.keyOf(...ENTRIES.map((e) => e.file))}`;
+      const signatureKey = `signature\0${keys.keyOf(...entries.map((e) => e.file))}`;
       const checkSource = program.getSourceFile(checkFile.getFilePath());
       const signatureErrors =
         this.#verified.get(signatureKey) !== undefined || checkSource === undefined
@@ -163,7 +179,7 @@ export class TreeCompiler {
       const signatureMs = performance.now() - signatureStarted;
       if (signatureErrors.length > 0) {
         const failure = diagnosticsFailure("signature", signatureCode(signatureErrors), signatureErrors, root);
-        return { ok: false, failure: relocateSignature(failure, signatureErrors, added, checkName), compileMs, signatureMs };
+        return { ok: false, failure: relocateSignature(failure, signatureErrors, added, checkName, entries), compileMs, signatureMs };
       }
       this.#verified.set(signatureKey, { js: null });
       return { ok: true, files: emitted, compileMs, signatureMs };
@@ -227,11 +243,12 @@ function relocateSignature(
   diagnostics: readonly ts.Diagnostic[],
   added: readonly SourceFile[],
   checkName: string,
+  entries: readonly Entry[],
 ): ValidationFailure {
   const first = diagnostics[0];
   if (first?.file === undefined || first.start === undefined) return failure;
   const checkLine = first.file.getLineAndCharacterOfPosition(first.start).line; // 0: contract import
-  const entry = ENTRIES[(checkLine - 1) % ENTRIES.length];
+  const entry = entries[(checkLine - 1) % entries.length];
   if (entry === undefined) return failure;
   const entryFile = added.find((sf) => sf.getFilePath().endsWith(`/${entry.file}`));
   const declaration = entryFile?.getExportedDeclarations().get(entry.name)?.[0];

@@ -31,6 +31,11 @@ export interface StaticCheckOptions {
   caps?: Partial<PolicyCaps>;
   /** The run policy's protected paths (globs); none when absent. Only a rewrite can break them. */
   protectedPaths?: readonly string[];
+  /**
+   * The tree must have tester/index.ts exporting `propose: ProposeFn` (a test generation of an
+   * arena run). Without it the tester entry is checked only when the tree has one.
+   */
+  requireTester?: boolean;
 }
 
 /** What to validate and where the import check runs. */
@@ -78,7 +83,14 @@ export function createValidator(options: { limits?: Partial<CheckLimits> } = {})
 
   const validateStatic = (options: StaticCheckOptions & { parentDir: string | null }): Promise<StaticOutcome> => {
     const caps = PolicyCaps.parse({ ...DEFAULT_POLICY_CAPS, ...options.caps });
-    return checker.check({ childDir: options.childDir, parentDir: options.parentDir, buildDir: options.buildDir, caps, protectedPaths: options.protectedPaths ?? [] });
+    return checker.check({
+      childDir: options.childDir,
+      parentDir: options.parentDir,
+      buildDir: options.buildDir,
+      caps,
+      protectedPaths: options.protectedPaths ?? [],
+      requireTester: options.requireTester ?? false,
+    });
   };
 
   const validate = async (options: ValidateOptions, parentDir: string | null): Promise<ValidationOutcome> => {
@@ -93,6 +105,7 @@ export function createValidator(options: { limits?: Partial<CheckLimits> } = {})
       image,
       labels: options.labels,
       timeoutMs: importTimeoutMs,
+      requireTester: options.requireTester ?? false,
       ...(options.runtime === undefined ? {} : { runtime: options.runtime }),
     });
     timings.import = performance.now() - importStarted;
