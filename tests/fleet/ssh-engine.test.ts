@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "../../harness/src/evolution/index.js";
 import { connectEngines, type EngineConnector } from "../../sandbox/src/index.js";
 import { memorySink, readConsistentRun } from "../evolution/run-helpers.js";
+import { evolve } from "../inspect/cli-harness.js";
 import { startSshServer, type SshServer } from "../support/ssh-server.js";
 
 let server: SshServer;
@@ -37,8 +38,10 @@ function overSsh(env: NodeJS.ProcessEnv): EngineConnector {
 describe("an engine reached over ssh://", () => {
   it("runs a short evolution through the SSH transport, every phase on that engine", async () => {
     const sink = memorySink();
+    const loginsBefore = await server.logins();
     const summary = await startRun({ generations: 2, seed: 4, out, runId: "over-ssh", workers: 1 }, { sink, signal: new AbortController().signal, env: {}, engine: overSsh(clientEnv()) });
     expect(summary.end, sink.text()).toBe("finished");
+    expect(await server.logins()).toBeGreaterThan(loginsBefore);
     const { generations, problems } = await readConsistentRun(join(out, "over-ssh"));
     expect(problems).toEqual([]);
     expect(generations.map((g) => g.id)).toEqual(["g0000", "g0001", "g0002"]);
@@ -46,6 +49,28 @@ describe("an engine reached over ssh://", () => {
       const engines = Object.values(g.engines ?? {}).flat();
       expect(engines.length, g.id).toBeGreaterThan(0);
       expect(new Set(engines), g.id).toEqual(new Set(["remote"]));
+    }
+    // The seed's meta agent tries its drafts with ctx.evaluate: their containers are named apart from the child's own.
+    const phases = new Set(generations.flatMap((g) => Object.keys(g.engines ?? {})));
+    expect([...phases].sort()).toEqual(expect.arrayContaining(["draft-validate", "evaluate-stage1", "self-modify", "validate"]));
+    expect([...phases].some((p) => p.startsWith("draft-evaluate-")), [...phases].join(", ")).toBe(true);
+  }, 300_000);
+
+  it("replays that run through the CLI with --engine ssh://, and it reproduces", async () => {
+    // The CLI reads HOME and SSH_AUTH_SOCK from the process, as a user's shell would give them.
+    const saved = { HOME: process.env["HOME"], SSH_AUTH_SOCK: process.env["SSH_AUTH_SOCK"] };
+    Object.assign(process.env, clientEnv());
+    const loginsBefore = await server.logins();
+    try {
+      const replayed = await evolve("replay", "over-ssh", "g0002", "--out", out, "--engine", server.url);
+      expect(replayed.code, `${replayed.stdout}\n${replayed.stderr}`).toBe(0);
+      expect(replayed.stdout).toMatch(/reproduced/);
+      expect(await server.logins()).toBeGreaterThan(loginsBefore);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   }, 300_000);
 

@@ -29,6 +29,8 @@ export interface SshServer {
   agentSocket: string;
   /** A known_hosts line for this address with a key that is not the server's. */
   wrongKnownHosts: string;
+  /** Logins sshd has accepted so far (from its log): proof that traffic went through it. */
+  logins(): Promise<number>;
   dispose(): Promise<void>;
 }
 
@@ -151,7 +153,8 @@ export async function startSshServer(): Promise<SshServer> {
     // Port 22 is written as a bare host name, as ssh itself writes it.
     await writeFile(join(home, ".ssh", "known_hosts"), `${address} ${hostKey}\n`);
     for (const child of children) child.unref();
-    return { url: `ssh://root@${address}:22`, address, home, agentSocket, wrongKnownHosts: `${address} ${strangerKey}\n`, dispose };
+    const logins = async (): Promise<number> => ((await readFile(sshdLog, "utf8").catch(() => "")).match(/Accepted publickey/g) ?? []).length;
+    return { url: `ssh://root@${address}:22`, address, home, agentSocket, wrongKnownHosts: `${address} ${strangerKey}\n`, logins, dispose };
   } catch (error) {
     await dispose();
     throw error;
