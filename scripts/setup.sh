@@ -42,6 +42,19 @@ elif [ "${1:-}" = "--for-tests" ]; then
   say "chromium: present"
 fi
 
+# --- OpenSSH server for the ssh:// engine test (tests only) -------------------------------
+# tests/fleet/ssh-engine.test.ts starts a throwaway sshd of its own in a network namespace;
+# the package's own service is never started.
+if [ "${1:-}" = "--for-tests" ] && [ ! -x /usr/sbin/sshd ]; then
+  if [ "$(id -u)" = "0" ] && [ -f /etc/debian_version ]; then
+    say "openssh-server: installing Debian's openssh-server for the ssh:// engine test"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server >/dev/null
+  else
+    say "openssh-server: /usr/sbin/sshd missing; the ssh:// engine test will fail (install Debian's openssh-server)"
+  fi
+fi
+
 # --- Docker engine ----------------------------------------------------------------------
 engine_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 where="${DOCKER_HOST:-unix:///var/run/docker.sock}"

@@ -70,7 +70,7 @@ describe("a run on several engines", () => {
     const judged = generations.find((g) => g.parent !== null && g.status.kind === "valid");
     expect(judged, "a valid child").toBeDefined();
     const shown = await evolve("show", "three", judged!.id, "--out", out);
-    // Phases in order of first use; a ctx.evaluate draft's checks and evaluations count under the same names.
+    // Phases in order of first use; a ctx.evaluate draft's checks and evaluations are draft-validate and draft-evaluate-*.
     expect(shown.stdout).toMatch(/^engines {3}self-modify [^;]+;.*\bvalidate [^;]+;.*\bevaluate-stage1 \S+/m);
     expect(leftoversEverywhere("three")).toBe(0);
   }, 300_000);

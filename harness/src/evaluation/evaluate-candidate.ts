@@ -78,7 +78,8 @@ export async function evaluateCandidate(opts: EvaluateOptions): Promise<Evaluati
     const session = await openSolveSession({
       engine: opts.engine,
       image: opts.image,
-      labels: { ...opts.labels, phase: `evaluate-${stage}` },
+      // A caller's phase label names whose evaluation it is ("draft-evaluate"): the stage is added to it.
+      labels: { ...opts.labels, phase: `${opts.labels.phase ?? "evaluate"}-${stage}` },
       buildDir: opts.buildDir,
       ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
       ...(opts.limits === undefined ? {} : { limits: opts.limits }),

@@ -130,7 +130,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
       t = performance.now();
       const build = join(dir, "build");
       const checkCtx = { ...ctx, sandbox: { ...ctx.sandbox, engine: counted.engine } };
-      const checked = await validateStep({ ctx: checkCtx, generationId: input.generationId, parentDir: input.parentSnapshotDir, childDir: tree, buildDir: build });
+      const checked = await validateStep({ ctx: checkCtx, generationId: input.generationId, parentDir: input.parentSnapshotDir, childDir: tree, buildDir: build, phase: "draft-validate" });
       entry.timings.checks = performance.now() - t;
       if (checked.failure !== null) {
         const where = checked.failure.file === null ? "" : `${checked.failure.file}${checked.failure.line === null ? "" : `:${checked.failure.line}`}: `;
@@ -143,7 +143,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
         image: ctx.sandbox.image,
         task: ctx.task,
         buildDir: build,
-        labels: { session: ctx.sandbox.session, run: ctx.runId, generation: input.generationId },
+        labels: { session: ctx.sandbox.session, run: ctx.runId, generation: input.generationId, phase: "draft-evaluate" },
         runtime: ctx.sandbox.runtime,
         seed: ctx.evaluationSeed,
         visible: plan.kind === "visible" ? "full" : "stage1",

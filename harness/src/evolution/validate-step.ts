@@ -10,6 +10,8 @@ export interface ValidateStepInput {
   childDir: string;
   /** Empty or absent folder that receives the emitted JS when the gates pass. */
   buildDir: string;
+  /** The containers' phase label, for the record's engines line (default "validate"; a ctx.evaluate draft's is "draft-validate"). */
+  phase?: string;
 }
 
 export interface ValidateStepResult {
@@ -25,7 +27,7 @@ export async function validateStep(input: ValidateStepInput): Promise<ValidateSt
     buildDir: input.buildDir,
     engine: sandbox.engine,
     image: sandbox.image,
-    labels: { session: sandbox.session, run: input.ctx.runId, generation: input.generationId, phase: "validate" },
+    labels: { session: sandbox.session, run: input.ctx.runId, generation: input.generationId, phase: input.phase ?? "validate" },
     runtime: sandbox.runtime,
     ...(sandbox.importTimeoutMs === undefined ? {} : { importTimeoutMs: sandbox.importTimeoutMs }),
     protectedPaths: input.ctx.policy?.protectedPaths ?? [],
