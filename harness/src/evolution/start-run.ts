@@ -24,7 +24,7 @@ import type { Task } from "../evaluation/index.js";
 import { resolveLlmSetup, type LlmPort } from "../llm/index.js";
 import { approvalCleared, readRunPolicy, type RunPolicy } from "../supervision/index.js";
 import { readRun } from "../archive/index.js";
-import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS } from "../validation/index.js";
+import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../validation/index.js";
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
@@ -184,7 +184,7 @@ function preflightArena(task: Task, agentDir: string): void {
   if (task.oracle === null) {
     throw new EvolveError("invalid_task", `task ${task.manifest.name} has no oracle, so no test can be judged in an arena`, { hint: "export an oracle from its grader.ts (README, \"Your own task\"); email-validation and snake have one" });
   }
-  if (!existsSync(join(agentDir, "tester", "index.ts"))) {
+  if (!existsSync(join(agentDir, ...TESTER_FILE.split("/")))) {
     throw new EvolveError("invalid_agent", `the agent tree ${agentDir} has no tester/index.ts, so it cannot propose tests in an arena`, { hint: "the seed agent's tester/ is a start (README, \"Arena\")" });
   }
 }

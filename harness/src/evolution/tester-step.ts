@@ -5,7 +5,6 @@
  * as it is: it only proposes. What it proposes is judged by the test phase (arena-tests-phase.ts).
  * The agent misbehaving at any step is data in the result, never an exception.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ImproveRequest, ProposeRequest } from "@evolve/contract";
 import { runPropose, type WireJson } from "../../../sandbox/src/index.js";
@@ -14,6 +13,7 @@ import type { ProposeCall, TesterRecord } from "../arena/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../llm/index.js";
 import { failure as fail, type Failure } from "../results/index.js";
 import { oneLine } from "../text/index.js";
+import { treeHasTester } from "../validation/index.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { selfModifyStep } from "./self-modify-step.js";
 import { validateStep } from "./validate-step.js";
@@ -99,7 +99,7 @@ export async function runTester(ctx: Ctx, plan: TesterPlan): Promise<TesterOutco
     if (failure === null) {
       const t = performance.now();
       const built = join(plan.workDir, "build");
-      const validated = await validateStep({ ctx, generationId: plan.id, parentDir: plan.parentSnapshotDir, childDir: takeTo, buildDir: built });
+      const validated = await validateStep({ ctx, generationId: plan.id, parentDir: plan.parentSnapshotDir, childDir: takeTo, buildDir: built, requireTester: true });
       Object.assign(timings, validated.timings);
       timings.validate = performance.now() - t;
       checkInterrupted(ctx.signal);
@@ -107,7 +107,8 @@ export async function runTester(ctx: Ctx, plan: TesterPlan): Promise<TesterOutco
       if (failure === null && tree !== null) buildDir = await ctx.builds.adopt(tree.hash, built);
     }
   }
-  if (failure === null && tree !== null && !existsSync(join(tree.dir, "tester", "index.ts"))) {
+  // The seed's tree (t0000) is not validated as a tester: its tester/ must at least be there.
+  if (failure === null && tree !== null && !(await treeHasTester(tree.dir))) {
     failure = fail("signature", "missing_export", "tester/index.ts is missing: a test generation must export propose from it");
   }
 

@@ -12,6 +12,8 @@ export interface ValidateStepInput {
   buildDir: string;
   /** The containers' phase label, for the record's engines line (default "validate"; a ctx.evaluate draft's is "draft-validate"). */
   phase?: string;
+  /** A test generation of an arena run: tester/index.ts must be there and export propose. */
+  requireTester?: boolean;
 }
 
 export interface ValidateStepResult {
@@ -31,6 +33,7 @@ export async function validateStep(input: ValidateStepInput): Promise<ValidateSt
     runtime: sandbox.runtime,
     ...(sandbox.importTimeoutMs === undefined ? {} : { importTimeoutMs: sandbox.importTimeoutMs }),
     protectedPaths: input.ctx.policy?.protectedPaths ?? [],
+    requireTester: input.requireTester ?? false,
   };
   const outcome =
     input.parentDir === null
