@@ -7,7 +7,7 @@
  * to its end, and the held-out number must appear nowhere in the arena's records.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
@@ -57,9 +57,12 @@ export async function arenaAbuse(c: CaseContext): Promise<CaseVerdict> {
     // The oracle's trap doors: each bounded, and the fine proposal after them still judged.
     expect(codes(oracleTraps)).toEqual(["oracle_failed", "oracle_memory", "oracle_timeout", "admitted"]);
 
-    // A stdout flood ends the propose call with a reason; nothing is judged.
-    expect(stdoutFlood?.propose?.ok).toBe(false);
-    expect(stdoutFlood?.proposals).toEqual([]);
+    // A stdout flood is the agent's console output: the runner sends it to stderr, which is
+    // capped, so the answer still arrives on its own channel and the log kept stays small.
+    expect(stdoutFlood?.propose).toMatchObject({ ok: true, returned: 1 });
+    expect(stdoutFlood?.proposals).toHaveLength(1);
+    const floodLog = await stat(join(arenaPaths(runDir).tester(stdoutFlood!.id).logs, "propose.stderr"));
+    expect(floodLog.size).toBeLessThanOrEqual(64 * 1024 + 256);
 
     // The hunt found nothing (b counts the places it found the number), and the number is nowhere in the arena.
     expect(hunter?.status.kind).toBe("valid");
@@ -73,7 +76,7 @@ export async function arenaAbuse(c: CaseContext): Promise<CaseVerdict> {
     expect(generations.filter((g) => g.parent !== null)).toHaveLength(4);
     expect(arena.rounds.every((r) => r.suite.length <= 6)).toBe(true);
     return {
-      outcome: `flood: 8 of 5,008 read (3 schema, 1 too large, 1 duplicate, 1 not discriminating, 2 admitted); oracle hang, heap and throw bounded; stdout flood ended the call; held-out never reached`,
+      outcome: `flood: 8 of 5,008 read (3 schema, 1 too large, 1 duplicate, 1 not discriminating, 2 admitted); oracle hang, heap and throw bounded; 64 MiB of stdout kept as a capped log; held-out never reached`,
       containMs: wallMs,
     };
   } finally {
