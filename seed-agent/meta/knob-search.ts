@@ -12,6 +12,8 @@ import { search } from "./search-params.js";
 
 const ROOT = "/agent/";
 export const SELF = "meta/search-params.ts";
+/** The tester (arena runs): its knobs move only in a tester generation, never for the solver. */
+export const TESTER_DIR = "tester/";
 const EFFORT = /iter|restart|sample|round|trial|depth|attempt|budget|lookahead|generation|pass|rollout/i;
 const NOT_EFFORT = /size|scale|rate|temperature|prob/i;
 /** A type-check costs up to a few seconds cold; skip it when the deadline is closer than this. */
@@ -94,7 +96,8 @@ function taskFileOf(task: string, paths: readonly string[]): string | null {
 
 /**
  * Opens the search over the workspace's tree. With `scope` (a folder such as "tester/") only
- * annotated knobs of files under it move (our own search parameters only if under it).
+ * annotated knobs of files under it move (our own search parameters only if under it);
+ * without, every file but the tester's.
  */
 export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext, scope?: string): Promise<KnobSearch> {
   const random = (): number => ctx.random();
@@ -114,7 +117,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     return timeoutPressure ? { ...hint, direction: -1, weight: 3 } : { ...hint, direction: random() < 0.7 ? 1 : -1 };
   };
 
-  const inScope = (p: string): boolean => scope === undefined || p.startsWith(scope);
+  const inScope = (p: string): boolean => (scope === undefined ? !p.startsWith(TESTER_DIR) : p.startsWith(scope));
   // A scoped search moves annotated knobs only: the scope's plain literals are its code, not its settings.
   const knobsIn = (p: string, sf: SourceFile): Knob[] => (scope === undefined ? knobsOf(p, sf) : annotatedKnobs(p, sf));
   const taskFile = scope === undefined ? taskFileOf(request.task.name, paths) : null;

@@ -6,15 +6,12 @@
  */
 import type { ImproveContext, ImproveReport, ImproveRequest } from "@evolve/contract";
 import { applyBlocks, parseBlocks } from "./edits.js";
-import { openKnobSearch } from "./knob-search.js";
+import { openKnobSearch, TESTER_DIR } from "./knob-search.js";
 import { formatMoves } from "./moves.js";
 import { writeChanged } from "./offline.js";
 import { AGENT_RULES, briefing, cap } from "./prompts.js";
 import { search } from "./search-params.js";
 import { oneLine, syntaxErrors } from "./syntax.js";
-
-/** The folder a tester generation may change. */
-export const TESTER_DIR = "tester/";
 
 const TESTER_BRIEF = `This generation is a TESTER: tester/index.ts exports \`propose(request, ctx)\`, which returns JSON proposals of new task instances meant to make the current programs fail; the harness's oracle judges each one. Edit only files under tester/. The feedback's instances are the parent tester's proposals: score 1 when one entered the arena suite, 0 when not, with the reason.`;
 

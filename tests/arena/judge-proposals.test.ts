@@ -81,10 +81,13 @@ describe("judgeProposals", () => {
   it("reads only perRound proposals and collapses the rest into one over_count verdict; size and JSON are checked on the host", async () => {
     const circular: Record<string, unknown> = {};
     circular["self"] = circular;
-    const flood = [{ kind: "sum", a: 1, b: 1, pad: "x".repeat(300) }, { a: 1n }, circular, { kind: "pid", a: 9, b: 9 }, ...Array.from({ length: 5004 }, () => ({ kind: "sum", a: 0, b: 0 }))];
+    // JSON through toJSON, yet not structured-clonable: the worker gets the JSON text.
+    const withFunction = { f: () => 1, toJSON: () => ({ kind: "sum", a: 4, b: 4 }) };
+    const flood = [{ kind: "sum", a: 1, b: 1, pad: "x".repeat(300) }, { a: 1n }, circular, { kind: "pid", a: 9, b: 9 }, withFunction, undefined, ...Array.from({ length: 5002 }, () => ({ kind: "sum", a: 0, b: 0 }))];
     const verdicts = await judgeProposals(task, flood, { idPrefix: "arena-t0002" });
     expect(verdicts).toHaveLength(9);
-    expect(codes(verdicts)).toEqual(["too_large", "not_json", "not_json", "accepted", "accepted", "accepted", "accepted", "accepted", "over_count"]);
+    expect(codes(verdicts)).toEqual(["too_large", "not_json", "not_json", "accepted", "accepted", "not_json", "accepted", "accepted", "over_count"]);
+    expect(verdicts[4]).toMatchObject({ proposal: { kind: "sum", a: 4, b: 4 }, instance: { id: "arena-t0002-5", a: 4, b: 4 } });
     expect(verdicts[8]).toEqual({ index: 8, outcome: "discarded", code: "over_count", reason: "5,000 more proposals past the cap of 8 were not read" });
     expect(verdicts[0]).toMatchObject({ reason: expect.stringMatching(/over the oracle's limit of 200/) });
     expect(alive(pidOf(verdicts[3]))).toBe(false);

@@ -1,7 +1,8 @@
 /**
- * The seed meta agent in the tester role (a test generation of an arena run), offline, in real
- * containers: it changes files under tester/ only, the result passes all four gates with the
- * tester required, and it is the same for the same seed.
+ * The seed meta agent in the tester role (a test generation of an arena run), in real
+ * containers: offline it changes files under tester/ only, the result passes all four gates with
+ * the tester required, and it is the same for the same seed; with a (scripted) model it applies
+ * the model's edits under tester/ and no other.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImproveRequest } from "@evolve/contract";
 import { readOwnTree } from "../../harness/src/archive/index.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
-import type { WireJson } from "../../sandbox/src/index.js";
+import { runImprove, WireLlmRequest, type WireJson } from "../../sandbox/src/index.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 import { compileTree, SEED_DIR } from "./agent-tree.js";
 import { improveRequest } from "./improve-request.js";
@@ -82,5 +83,49 @@ describe("seed meta agent, tester role, offline", () => {
       requireTester: true,
     });
     expect(validated.ok ? null : validated.failure).toBeNull();
+  });
+});
+
+describe("seed meta agent, tester role, with a model", () => {
+  it("applies the model's edit of tester/ and refuses its edit of anything else", async () => {
+    const reply = [
+      "SUMMARY: fewer, sharper probes",
+      "tester/params.ts",
+      "<<<<<<< SEARCH",
+      "  fill: 1, // evolve:range 0.2..1",
+      "=======",
+      "  fill: 0.5, // evolve:range 0.2..1",
+      ">>>>>>> REPLACE",
+      "meta/index.ts",
+      "<<<<<<< SEARCH",
+      "",
+      "=======",
+      "export const hijacked = true;",
+      ">>>>>>> REPLACE",
+    ].join("\n");
+    const prompts: string[] = [];
+    const takeTo = join(await mkdtemp(join(work, "take-llm-")), "tree");
+    const result = await runImprove({
+      engine: env.engine,
+      image: env.image,
+      labels: { session: env.session, phase: "improve" },
+      buildDir,
+      agentDir: SEED_DIR,
+      takeTo,
+      timeoutMs: 120_000,
+      init: { task: "email-validation", seed: 3, llmAvailable: true, deadline: Date.now() + 100_000, request: testerRequest(3) },
+      onLlm: async (raw) => {
+        prompts.push(WireLlmRequest.parse(raw).messages.map((m) => ("content" in m ? m.content : "")).join("\n"));
+        return { ok: true, response: { content: reply, toolCalls: [], finishReason: "stop", promptTokens: 10, completionTokens: 10 } };
+      },
+    });
+    expect(result.error, result.outcome.stderr).toBeNull();
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain("TESTER");
+    expect(prompts[0]).toContain("## tester/index.ts");
+    const changed = changedPaths(await readOwnTree(SEED_DIR), await readOwnTree(takeTo));
+    expect(changed).toEqual(["tester/params.ts"]);
+    expect(result.report).toMatchObject({ changedFiles: ["tester/params.ts"] });
+    expect((result.report as { summary: string }).summary).toMatch(/^llm tester: fewer, sharper probes/);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { EvolveError } from "../errors/index.js";
-import { GRADER_FILE, jsonBytes, type Task } from "../evaluation/index.js";
+import { GRADER_FILE, type Task } from "../evaluation/index.js";
 import { oneLine } from "../text/index.js";
 import { WireJson } from "../../../sandbox/src/index.js";
 import type { DiscardCode } from "./discard-code.js";
@@ -44,6 +44,15 @@ function readInstance(text: string): Record<string, WireJson> | null {
   }
 }
 
+/** The value as JSON text, or null when it is not JSON (a cycle, a BigInt, undefined). */
+function jsonText(value: unknown): string | null {
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function limitVerdict(index: number, end: Exclude<WorkerEnd, { kind: "result" }>, timeoutMs: number, memoryMb: number): ProposalVerdict {
   switch (end.kind) {
     case "timeout":
@@ -67,11 +76,13 @@ export async function judgeProposals(task: Task, proposals: unknown[], options: 
   let cannotStart: string | null = null;
   try {
     for (const [index, proposal] of proposals.slice(0, perRound).entries()) {
-      const bytes = jsonBytes(proposal);
-      if (bytes === null) {
+      // From here on the proposal is its JSON text: what the oracle sees is what the record keeps.
+      const text = jsonText(proposal);
+      if (text === null) {
         verdicts.push({ index, outcome: "discarded", code: "not_json", reason: "the proposal is not JSON" });
         continue;
       }
+      const bytes = Buffer.byteLength(text);
       if (bytes > maxBytes) {
         verdicts.push({ index, outcome: "discarded", code: "too_large", reason: `${bytes.toLocaleString("en-US")} bytes as JSON, over the oracle's limit of ${maxBytes.toLocaleString("en-US")}` });
         continue;
@@ -90,7 +101,7 @@ export async function judgeProposals(task: Task, proposals: unknown[], options: 
         continue;
       }
       const id = `${options.idPrefix}-${index + 1}`;
-      const end = await worker.judge(proposal, id, timeoutMs);
+      const end = await worker.judge(text, id, timeoutMs);
       if (end.kind !== "result") {
         // Killed or dead: the next proposal gets a fresh worker.
         await worker.close();
@@ -105,7 +116,7 @@ export async function judgeProposals(task: Task, proposals: unknown[], options: 
       }
       const instance = readInstance(result.instance);
       if (instance === null) verdicts.push({ index, outcome: "discarded", code: "instance_schema", reason: "the oracle's instance is not a JSON object within the caps" });
-      else verdicts.push({ index, outcome: "accepted", id, instance, proposal: JSON.parse(JSON.stringify(proposal)) as WireJson, verdict: line(result.verdict) });
+      else verdicts.push({ index, outcome: "accepted", id, instance, proposal: JSON.parse(text) as WireJson, verdict: line(result.verdict) });
     }
   } finally {
     await worker?.close();

@@ -7,7 +7,8 @@
 export interface JudgeJob {
   type: "judge";
   job: number;
-  proposal: unknown;
+  /** The proposal as JSON text (it passed the size cap). */
+  proposal: string;
   /** The test id the instance must carry. */
   id: string;
 }

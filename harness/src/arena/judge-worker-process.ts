@@ -96,7 +96,7 @@ export class JudgeWorker {
   }
 
   /** Judges one proposal; after anything but a result the worker is dead or must be closed. */
-  async judge(proposal: unknown, id: string, timeoutMs: number): Promise<WorkerEnd> {
+  async judge(proposal: string, id: string, timeoutMs: number): Promise<WorkerEnd> {
     const job: JudgeJob = { type: "judge", job: this.#nextJob++, proposal, id };
     const end = await this.#next(timeoutMs, () => this.#child.send(job));
     if (end.kind !== "message") return end;

@@ -43,7 +43,7 @@ function checkInstance(grader: Grader, instance: unknown, id: string): JudgeResu
 }
 
 async function judgeOne(oracle: Oracle, grader: Grader, job: JudgeJob): Promise<JudgeResult> {
-  const proposal = oracle.proposalSchema.safeParse(job.proposal);
+  const proposal = oracle.proposalSchema.safeParse(JSON.parse(job.proposal));
   if (!proposal.success) return discard("schema", issues(proposal.error));
   let judged: unknown;
   try {
