@@ -135,8 +135,9 @@ export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord
   });
   checkInterrupted(ctx.signal);
 
-    // Judge every tester's proposals; what the oracle accepted becomes a candidate test.
-    const verdicts = await Promise.all(outcomes.map((o) => judgeProposals(ctx.task, o.proposals, { idPrefix: `arena-${o.record.id}` })));
+    // Judge every tester's proposals, one tester at a time (each judge worker may take its heap cap); what the oracle accepted becomes a candidate test.
+    const verdicts: Awaited<ReturnType<typeof judgeProposals>>[] = [];
+    for (const o of outcomes) verdicts.push(await judgeProposals(ctx.task, o.proposals, { idPrefix: `arena-${o.record.id}` }));
     const fresh: ArenaTest[] = verdicts.flatMap((list, k) =>
       list.flatMap((v) => (v.outcome === "accepted" ? [{ id: v.id, instance: v.instance as ArenaTest["instance"], proposal: v.proposal as ArenaTest["proposal"], proposedBy: outcomes[k]!.record.id, round, verdict: v.verdict }] : [])),
     );
