@@ -85,6 +85,7 @@ describe("ArchiveEvent", () => {
     { type: "redone", at: AT, generation: "g0006", attempt: 2, reason: "the engine box-a stopped answering" },
     { type: "resumed", at: AT, recorded: 4, pid: 13, host: "lab-1" },
     { type: "interrupted", at: AT, reason: "SIGINT" },
+    { type: "arena", at: AT, round: 2, phase: "tests", suite: 5, admitted: 2, retired: 1 },
     { type: "finished", at: AT, best: null },
   ];
 

@@ -62,7 +62,6 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("interrupted"), ...base, reason: z.string() }),
   /** An engine of the run stopped answering (its containers' work is redone elsewhere) or answers again. */
   z.object({ type: z.literal("engine"), ...base, engine: z.string(), state: z.enum(["down", "up"]), reason: z.string().nullable() }),
-  /** A child is done again from the start (same id, same seed): an engine was lost under it. */
   /** An arena round's phase ended (its record is arena/rounds/rNNNN.json): what the suite became. */
   z.object({
     type: z.literal("arena"),
@@ -73,6 +72,7 @@ export const ArchiveEvent = z.discriminatedUnion("type", [
     admitted: z.number().int().nonnegative(),
     retired: z.number().int().nonnegative(),
   }),
+  /** A child is done again from the start (same id, same seed): an engine was lost under it. */
   z.object({ type: z.literal("redone"), ...gen, attempt: z.number().int().positive(), reason: z.string() }),
   z.object({ type: z.literal("finished"), ...base, best: GenerationId.nullable() }),
 ]);
