@@ -3,7 +3,7 @@
  * the code phase of its second round and resumed; the archive's rounds and test generations
  * read back through zod; the held-out split untouched; the views and the report show it.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +39,7 @@ beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), "evolve-arena-"));
   const controller = new AbortController();
   first = await startRun(
-    { task: "email-validation", arena: { rounds: 3 }, workers: 2, seed: 3, out, runId: RUN, evaluations: 1 },
+    { task: "email-validation", arena: { rounds: 3 }, workers: 2, seed: 1, out, runId: RUN, evaluations: 1 },
     { sink: abortingSink(controller), signal: controller.signal, env: {}, engine: env.engine, session: env.session },
   );
   resumed = await resumeRun(RUN, { root: out, sink: memorySink(), signal: new AbortController().signal, env: {}, engine: env.engine, session: env.session });
@@ -117,6 +117,25 @@ describe("an arena duel, interrupted and resumed", () => {
     expect(html).toContain('id="arena-section"');
     expect(html).toMatch(/<polyline points="[\d., ]+" fill="none" stroke="#c0392b"/);
   });
+
+  it("replays a code child on its round's suite, and branches a new arena from it with --from", async () => {
+    const { generations } = await readConsistentRun(join(out, RUN));
+    const child = generations.filter((g) => g.parent !== null && g.status.kind === "valid").at(-1);
+    expect(child, "a valid code child").toBeDefined();
+    const replayed = await evolve("replay", RUN, child!.id, "--out", out);
+    expect(replayed.code, replayed.stdout).toBe(0);
+    expect(replayed.stdout).toMatch(/verdict: reproduced/);
+    const branched = await evolve("run", "--arena", "--rounds", "1", "--from", `${RUN}/${child!.id}`, "--out", out);
+    expect(branched.code, `${branched.stdout}\n${branched.stderr}`).toBe(0);
+    // The run's lines go to the terminal, not to the captured output: the new run is the folder that was not there.
+    const runs = (await readdir(out)).filter((name) => name !== RUN);
+    expect(runs).toHaveLength(1);
+    const branchDir = join(out, runs[0]!);
+    const arena = await readArena(branchDir);
+    expect(arena.rounds.map((r) => r.phase)).toEqual(["complete"]);
+    const run = await readRunRecord(branchDir);
+    expect(run.ok && run.value.from).toMatchObject({ run: RUN, generation: child!.id });
+  }, 300_000);
 
   it("leaves no container behind", async () => {
     expect(await env.engine.countManaged(env.session)).toEqual({ containers: 0, volumes: 0 });

@@ -5,6 +5,7 @@
  */
 import type { GenerationRecord } from "../archive/index.js";
 import { parseGenerationId } from "../archive/index.js";
+import type { Task, TaskInstance } from "../evaluation/index.js";
 import { capText } from "../text/index.js";
 import type { ArenaTest, OutcomeMatrix, RoundRecord, TestOutcome, TesterRecord } from "./arena-record.js";
 import { parseTesterId } from "./arena-record.js";
@@ -78,4 +79,17 @@ export function arenaStateOf(rounds: readonly RoundRecord[], testers: readonly T
     return { position: { kind: "code", round: last.round, record: last, made }, suite: last.suite, codePopulation: last.codePopulation, testPopulation: last.testPopulation, results, testers: byId, abandonedTesters, nextTester };
   }
   return { position: { kind: "start", round: last.round + 1 }, suite: suiteAfter(last), codePopulation: last.codePopulation, testPopulation: last.testPopulation, results, testers: byId, abandonedTesters, nextTester };
+}
+
+/**
+ * The task a code child of an arena round is made and judged on: the visible split followed by
+ * the suite's instances (README.md, "Selection"); the held-out split is the task's own.
+ */
+export function taskWithSuite(task: Task, suite: readonly ArenaTest[]): Task {
+  return { ...task, visible: [...task.visible, ...suite.map((t) => t.instance as unknown as TaskInstance)] };
+}
+
+/** The suite a code generation was judged with: its round's, or none (the seed, a plain run). */
+export function suiteOfGeneration(rounds: readonly RoundRecord[], generation: string): ArenaTest[] {
+  return rounds.find((r) => r.children.includes(generation))?.suite ?? [];
 }

@@ -7,8 +7,7 @@
 import type { ArchiveWriter, GenerationRecord } from "../archive/index.js";
 import { lineageOf } from "../archive/index.js";
 import type { ArenaSettings } from "../archive/index.js";
-import { keepBest, recordOutcomes, retireAllPassed, tournamentPick, writeRound, type ArenaState, type RoundRecord } from "../arena/index.js";
-import type { TaskInstance } from "../evaluation/index.js";
+import { keepBest, recordOutcomes, retireAllPassed, taskWithSuite, tournamentPick, writeRound, type ArenaState, type RoundRecord } from "../arena/index.js";
 import type { InstanceResult } from "../results/index.js";
 import { compareIds, createRng } from "../selection/index.js";
 import { approvalCleared } from "../supervision/index.js";
@@ -52,7 +51,7 @@ function arenaParent(record: GenerationRecord, state: ArenaState, visibleIds: re
 export async function runCodePhase(input: CodePhaseInput, round: RoundRecord, made: readonly string[]): Promise<RoundRecord> {
   const { ctx, writer, state, settings } = input;
   const visibleIds = ctx.task.visible.map((i) => i.id);
-  const roundCtx: RunContext = { ...ctx, task: { ...ctx.task, visible: [...ctx.task.visible, ...state.suite.map((t) => t.instance as unknown as TaskInstance)] } };
+  const roundCtx: RunContext = { ...ctx, task: taskWithSuite(ctx.task, state.suite) };
   const arena = (id: string): number => scoresIn(state, id, visibleIds).arena ?? 0;
   // One draw sequence per round; the draws of children made before a resume are replayed, not redone.
   const rng = createRng(generationSeed(ctx.runSeed ^ 0xc0de, round.round));
@@ -112,6 +111,6 @@ export async function runCodePhase(input: CodePhaseInput, round: RoundRecord, ma
   await writeRound(writer.runDir, complete);
   await writer.appendEvent({ type: "arena", at: complete.updatedAt, round: round.round, phase: "complete", suite: state.suite.length, admitted: 0, retired: end.retired.length });
   const fmt = (v: number | null): string => (v === null ? "-" : v.toFixed(4));
-  input.progress.note(`round ${round.round}: best ${standing.best} suite ${fmt(standing.suite)} (was ${fmt(round.standing.afterTests.suite)} when the tests landed), visible ${fmt(standing.visible)}, held-out ${fmt(standing.heldout)}`);
+  input.progress.note(`round ${round.round}: best ${standing.best}: arena suite ${fmt(standing.suite)} (${fmt(round.standing.afterTests.suite)} when the tests landed), visible split ${fmt(standing.visible)}, held-out ${fmt(standing.heldout)}`);
   return complete;
 }

@@ -127,8 +127,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const writer = await ArchiveWriter.create(root, record);
   await writer.appendEvent({ type: "started", at: now, run: record.id, pid: process.pid, host: hostname() });
   io.sink.write(
-    `run ${record.id}: task ${task.manifest.name}, ${options.generations} generations, ${options.workers} workers, ` +
-      `selection ${options.selection}, ${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
+    `run ${record.id}: task ${task.manifest.name}, ${arena === undefined ? `${options.generations} generations` : `arena ${describeArena(arena)}`}, ${options.workers} workers, ` +
+      `${arena === undefined ? `selection ${options.selection}, ` : ""}${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
       `archive ${writer.runDir}\n` +
       (policy === null ? "" : `policy: ${describePolicy(policy)}\n`),
   );

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { EvolveError } from "../../../sandbox/src/index.js";
 import type { GenerationRecord, Tree } from "../archive/index.js";
 import { applyPatch, lineageOf, readPatch, readRun, rebuildSnapshot, writeTree } from "../archive/index.js";
+import { readArena, suiteOfGeneration, taskWithSuite } from "../arena/index.js";
 import { createReplayContext, type ReplayEnvironment } from "./replay-context.js";
 import { replayScores, type ScoreCheck } from "./replay-scores.js";
 import { replaySelfModify, type SelfModifyCheck } from "./replay-self-modify.js";
@@ -99,6 +100,7 @@ export async function replayLineage(options: ReplayOptions): Promise<ReplayRepor
       await rm(work, { recursive: true, force: true });
     }
     if (records.length === 1) say("   (the root has no self-modification)");
+    const arena = await readArena(options.runDir);
     const targets = options.all === true ? records : records.slice(-1);
     say(`3. re-validate and re-evaluate ${options.all === true ? "every step" : "the tip"}:`);
     for (const g of targets) {
@@ -110,7 +112,10 @@ export async function replayLineage(options: ReplayOptions): Promise<ReplayRepor
       // A duplicate was never judged itself: the replay is held to the generation it duplicates.
       const original = g.status.kind === "duplicate" ? byId.get(g.status.of) : undefined;
       const reference = original === undefined ? g : { ...g, status: original.status, scores: original.scores };
-      const check = await replayScores(ctx, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
+      // A code generation of an arena run was judged on its round's task: the visible split and that round's suite.
+      const suite = suiteOfGeneration(arena.rounds, g.id);
+      const judgedOn = suite.length === 0 ? ctx : { ...ctx, task: taskWithSuite(ctx.task, suite) };
+      const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
       scores.push(check);
       say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
     }
