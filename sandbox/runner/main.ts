@@ -155,44 +155,43 @@ async function startSolve(init: Extract<InitMessage, { mode: "solve" }>): Promis
   };
 }
 
-async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Promise<void> {
-  let improve: unknown;
+/** Loads one entry's export and says it is ready; a module that does not load ends the process with a load-error. */
+async function loadAndAnnounce(entry: string, name: string): Promise<unknown> {
+  let value: unknown;
   try {
-    improve = await loadExport(META_ENTRY, "improve");
+    value = await loadExport(entry, name);
   } catch (error) {
     await send({ type: "load-error", message: describeError(error) });
     process.exit(1);
   }
-  await send({ type: "ready", exports: { improve: typeof improve } });
+  await send({ type: "ready", exports: { [name]: typeof value } });
+  return value;
+}
+
+/** Calls the agent's function once and sends what it returned, or threw, as the one result (id 0). */
+async function answerOnce(name: string, fn: unknown, call: (fn: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>): Promise<void> {
   try {
-    if (typeof improve !== "function") throw new Error("improve is not a function");
-    const files = createWorkspaceFiles((event) => void send({ type: "tool", ...event }));
-    const ctx = { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files, evaluate: evaluator.evaluate };
-    const wire = toWireJson(await improve(init.request, ctx));
+    if (typeof fn !== "function") throw new Error(`${name} is not a function`);
+    const wire = toWireJson(await call(fn as (...args: unknown[]) => Promise<unknown>));
     await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value } : { type: "result", id: 0, ok: false, error: wire.error });
   } catch (error) {
     await send({ type: "result", id: 0, ok: false, error: describeError(error) });
   }
+}
+
+async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Promise<void> {
+  const improve = await loadAndAnnounce(META_ENTRY, "improve");
+  await answerOnce("improve", improve, (fn) => {
+    const files = createWorkspaceFiles((event) => void send({ type: "tool", ...event }));
+    return fn(init.request, { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files, evaluate: evaluator.evaluate });
+  });
   // Stay alive until the host has taken the workspace out and says shutdown.
 }
 
 /** One call of the tester's `propose` with a solve call's context; the answer is the one result (id 0), then the process ends. */
 async function runPropose(init: Extract<InitMessage, { mode: "propose" }>): Promise<void> {
-  let propose: unknown;
-  try {
-    propose = await loadExport(TESTER_ENTRY, "propose");
-  } catch (error) {
-    await send({ type: "load-error", message: describeError(error) });
-    process.exit(1);
-  }
-  await send({ type: "ready", exports: { propose: typeof propose } });
-  try {
-    if (typeof propose !== "function") throw new Error("propose is not a function");
-    const wire = toWireJson(await propose(init.request, baseContext(init.task, init.seed, init.llmAvailable, init.deadline)));
-    await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value } : { type: "result", id: 0, ok: false, error: wire.error });
-  } catch (error) {
-    await send({ type: "result", id: 0, ok: false, error: describeError(error) });
-  }
+  const propose = await loadAndAnnounce(TESTER_ENTRY, "propose");
+  await answerOnce("propose", propose, (fn) => fn(init.request, baseContext(init.task, init.seed, init.llmAvailable, init.deadline)));
   // Nothing is taken out of a tester's container: the answer is all, so the process ends here.
   process.exit(0);
 }
