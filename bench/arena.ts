@@ -4,8 +4,10 @@
  * counted; then an ordinary run with the same seed is stopped (as by Ctrl-C) once it has
  * started as many containers. Compared: the held-out score of what each run would ship (the
  * arena: its final best on visible + suite; fixed: its best visible), and the "false
- * confidence" of the fixed winner: its visible score against its score on the arena run's
- * final suite, run here in fresh containers. Offline strategy, workers 2.
+ * confidence" of the fixed winner: its visible score against its score on every test the
+ * arena admitted over the run (the final suite alone holds only the tests nobody solved yet),
+ * with the arena's best on the same tests beside it, both run here in fresh containers.
+ * Offline strategy, workers 2.
  *
  *   npx tsx bench/arena.ts --seeds 5 --rounds 6 --tasks email-validation,snake
  *
@@ -34,8 +36,8 @@ interface Row {
   seed: number;
   containers: { arena: number; fixed: number };
   codeChildren: { arena: number; fixed: number };
-  arena: { best: string; visible: number | null; suite: number | null; heldout: number | null; suiteSize: number };
-  fixed: { best: string; visible: number | null; heldout: number | null; arenaSuite: number | null };
+  arena: { best: string; visible: number | null; suite: number | null; heldout: number | null; suiteSize: number; admitted: number; allTests: number | null };
+  fixed: { best: string; visible: number | null; heldout: number | null; arenaSuite: number | null; allTests: number | null };
   wallMs: number;
 }
 
@@ -88,13 +90,20 @@ try {
       const winner = bestGeneration(fixed.generations);
       const suite = last?.suite ?? [];
       const arenaSuite = winner === null ? null : await scoreOn(engine, taskDirFor(task), fixed.dir, winner, suite);
+      // Every test that ever entered the suite, once: what the arena taught, solved or not.
+      const admitted = [...new Map(records.rounds.flatMap((r) => r.suite).map((t) => [t.id, t])).values()];
+      const arenaBest = arena.generations.find((g) => g.id === standing?.best) ?? null;
+      const allTests = {
+        arena: arenaBest === null ? null : await scoreOn(engine, taskDirFor(task), arena.dir, arenaBest, admitted),
+        fixed: winner === null ? null : await scoreOn(engine, taskDirFor(task), fixed.dir, winner, admitted),
+      };
       const row: Row = {
         task,
         seed,
         containers: { arena: arena.containers, fixed: fixed.containers },
         codeChildren: { arena: arena.generations.length - 1, fixed: fixed.generations.length - 1 },
-        arena: { best: standing?.best ?? "-", visible: standing?.visible ?? null, suite: standing?.suite ?? null, heldout: standing?.heldout ?? null, suiteSize: suite.length },
-        fixed: { best: winner?.id ?? "-", visible: winner?.scores.visible ?? null, heldout: winner?.scores.heldout ?? null, arenaSuite },
+        arena: { best: standing?.best ?? "-", visible: standing?.visible ?? null, suite: standing?.suite ?? null, heldout: standing?.heldout ?? null, suiteSize: suite.length, admitted: admitted.length, allTests: allTests.arena },
+        fixed: { best: winner?.id ?? "-", visible: winner?.scores.visible ?? null, heldout: winner?.scores.heldout ?? null, arenaSuite, allTests: allTests.fixed },
         wallMs: Date.now() - started,
       };
       rows.push(row);
@@ -115,7 +124,7 @@ const stat = (values: (number | null)[]): string => {
   const sd = Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, v.length - 1));
   return `${mean.toFixed(3)} ± ${sd.toFixed(3)}`;
 };
-const header = ["task", "runs", "containers a/f", "held-out: arena", "held-out: fixed", "fixed winner: visible", "fixed winner: arena suite", "arena best: suite"];
+const header = ["task", "runs", "containers a/f", "held-out: arena", "held-out: fixed", "fixed winner: visible", "fixed winner: final suite", "all arena tests: arena best", "all arena tests: fixed winner"];
 const lines: (string | number)[][] = [header];
 for (const task of tasks) {
   const mine = rows.filter((r) => r.task === task);
@@ -127,7 +136,8 @@ for (const task of tasks) {
     stat(mine.map((r) => r.fixed.heldout)),
     stat(mine.map((r) => r.fixed.visible)),
     stat(mine.map((r) => r.fixed.arenaSuite)),
-    stat(mine.map((r) => r.arena.suite)),
+    stat(mine.map((r) => r.arena.allTests)),
+    stat(mine.map((r) => r.fixed.allTests)),
   ]);
 }
 console.log(table(lines));
