@@ -146,6 +146,36 @@ ${md([["task", "meta", "runs", "best visible", "its held-out", "children", "cont
 `;
 }
 
+async function arenaSection(): Promise<string> {
+  const r = await read("arena");
+  if (r === null) return "## 7. Arena vs fixed benchmark at equal container budget\n\nNot measured yet: `npm run bench:arena -- --seeds 5 --rounds 6`.\n";
+  const { settings, rows } = r.results as { settings: Json; rows: Json[] };
+  const stat = (values: (number | null | undefined)[]): string => {
+    const v = values.filter((x): x is number => typeof x === "number");
+    if (v.length === 0) return "-";
+    const mean = v.reduce((a, b) => a + b, 0) / v.length;
+    const sd = Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, v.length - 1));
+    return `${mean.toFixed(3)} ± ${sd.toFixed(3)}`;
+  };
+  const f = (x: number | null | undefined): string => (typeof x === "number" ? x.toFixed(3) : "-");
+  const tasks = [...new Set(rows.map((x) => x.task as string))];
+  const summary = tasks.map((task) => {
+    const mine = rows.filter((x) => x.task === task);
+    return [task, String(mine.length), stat(mine.map((x) => x.arena.heldout)), stat(mine.map((x) => x.fixed.heldout)), stat(mine.map((x) => x.fixed.visible)), stat(mine.map((x) => x.arena.allTests)), stat(mine.map((x) => x.fixed.allTests)), (mine.reduce((n, x) => n + (x.containers.arena as number), 0) / mine.length).toFixed(0)];
+  });
+  const perRun = rows.map((x) => [x.task, String(x.seed), `${x.containers.arena}/${x.containers.fixed}`, `${x.arena.best} ${f(x.arena.heldout)}`, `${x.fixed.best} ${f(x.fixed.heldout)}`, f(x.fixed.visible), String(x.arena.admitted ?? "-"), f(x.arena.allTests), f(x.fixed.allTests)]);
+  return `## 7. Arena vs fixed benchmark at equal container budget${when(r)}
+
+Per task and seed (${settings.seeds} seeds, ${settings.rounds} rounds, W = ${settings.workers}, offline strategy): an arena duel runs first and its containers are counted; an ordinary run with the same seed is then stopped once it has started as many. Held-out: of what each run would ship (the arena's best on visible + suite, the fixed run's best visible). "All arena tests": every test that entered the arena's suite during the run, scored now in fresh containers for the arena's best and the fixed winner. \`npm run bench:arena -- --seeds ${settings.seeds} --rounds ${settings.rounds}\`. Mean ± sd over seeds.
+
+${md([["task", "runs", "held-out: arena", "held-out: fixed", "fixed winner: visible", "all arena tests: arena best", "all arena tests: fixed winner", "containers per run"], ...summary])}
+
+Per run:
+
+${md([["task", "seed", "containers a/f", "arena best, held-out", "fixed best, held-out", "fixed best: visible", "tests admitted", "arena best: all tests", "fixed best: all tests"], ...perRun])}
+`;
+}
+
 /** Per task: the highest mean best-visible and held-out, and whether the lead exceeds one sd. */
 function winners(summary: Json[]): string {
   const tasks = [...new Set(summary.map((a) => a.task as string))];
@@ -219,14 +249,15 @@ Regenerated ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC by \`
 Machine: ${machine ? `${machine.cpus} cores (${machine.cpuModel}), Node ${machine.node}` : "unknown"}; shared with other work, so each figure carries the load average seen while it was measured.
 Every figure below was measured; none is estimated.
 
-Commands: \`npm run bench\` (= \`npx tsx bench/run-all.ts\`, all parts, search at reduced settings unless \`--full\`), or one part: \`npx tsx bench/overhead.ts\`, \`bench/sandbox-tax.ts\`, \`bench/throughput.ts\`, \`bench/search.ts\`, \`bench/archive-scale.ts\`.
+Commands: \`npm run bench\` (= \`npx tsx bench/run-all.ts\`, all parts, search at reduced settings unless \`--full\`), or one part: \`npx tsx bench/overhead.ts\`, \`bench/sandbox-tax.ts\`, \`bench/throughput.ts\`, \`bench/search.ts\`, \`bench/archive-scale.ts\`, \`bench/arena.ts\`.
 
 ${await overheadSection()}
 ${await taxSection()}
 ${await throughputSection()}
 ${await searchSection()}
 ${await metaSection()}
-${await scaleSection()}`;
+${await scaleSection()}
+${await arenaSection()}`;
   await writeFile(join(BENCH_DIR, "RESULTS.md"), text);
   console.log(`wrote ${join(BENCH_DIR, "RESULTS.md")}`);
 }
