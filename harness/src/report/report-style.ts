@@ -34,6 +34,7 @@ th { color: var(--muted); font-weight: 500; }
 .muted { color: var(--muted); }
 .problems { color: #b42318; }
 #diff { font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; white-space: pre; overflow: auto; max-height: 60vh; border: 1px solid var(--line); background: #fcfcfd; }
+#arena-section pre { font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; overflow-x: auto; }
 #diff .l { padding: 0 6px; min-height: 1.35em; }
 #diff .add { background: #e6ffec; }
 #diff .del { background: #ffebe9; }
