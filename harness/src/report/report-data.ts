@@ -142,7 +142,8 @@ export function buildReportData(contents: RunContents, patches: ReadonlyMap<stri
       model: run === null ? null : (run.config.model ?? "offline"),
       status: run?.status ?? null,
       seed: run?.config.seed ?? null,
-      selection: run?.config.selection ?? null,
+      // An arena run selects by its own tournaments, not by the run's selection strategy.
+      selection: run?.config.arena === undefined ? (run?.config.selection ?? null) : `arena (${run.config.arena.mode}, ${run.config.arena.rounds} rounds)`,
       createdAt: run?.createdAt ?? null,
       from: run?.from === undefined || run === null ? null : `${run.from.run}/${run.from.generation}`,
     },
