@@ -4,30 +4,17 @@
  * replaced atomically; events are appended one line at a time. Ids are allocated here,
  * monotonically, continuing from what is on disk when a run is reopened.
  */
-import { access, appendFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { access, appendFile, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { EvolveError } from "../errors/index.js";
 import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
-import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
-import { syncDirectory, TEMP_PREFIX, tempPathFor, toJsonText, writeFileAtomic, writeFileSynced } from "./atomic-fs.js";
+import { EVENTS_FILE, GENERATION_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
+import { writeRecordFolder, type GenerationFiles } from "./record-folder.js";
+import { TEMP_PREFIX, toJsonText, writeFileAtomic, writeFileSynced } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
 import { formatGenerationId, parseGenerationId } from "./generation-id.js";
 import { formatZodError } from "./parse-problem.js";
 import { RunRecord } from "./run-record.js";
-import { copyTree, hashDirectory } from "./tree.js";
-
-/** What goes into a generation folder besides generation.json. */
-export interface GenerationFiles {
-  /** The agent tree as the meta agent left it; null when nothing usable came back. */
-  readonly snapshotDir: string | null;
-  /** Unified diff against the parent's snapshot (against the empty tree for generation 0). */
-  readonly patch: string;
-  readonly transcript: readonly TranscriptLine[];
-  /** Log name (e.g. "self-modify.stderr") → capped text; names are plain file names. */
-  readonly logs: Readonly<Record<string, string>>;
-}
-
-const LOG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown } }, value: unknown, what: string): T {
   const result = schema.safeParse(value);
@@ -125,9 +112,6 @@ export class ArchiveWriter {
   async recordGeneration(record: GenerationRecord, files: GenerationFiles): Promise<void> {
     const parsed = parseOrThrow(GenerationRecord, record, "generation record");
     const transcript = files.transcript.map((e, i) => parseOrThrow(TranscriptLine, e, `transcript entry ${i}`));
-    for (const name of Object.keys(files.logs)) {
-      if (!LOG_NAME.test(name)) throw new EvolveError("internal", `refusing log name ${JSON.stringify(name)}`);
-    }
     if ((files.snapshotDir === null) !== (parsed.snapshotHash === null)) {
       throw new EvolveError("internal", `${parsed.id}: a snapshot and a snapshot hash go together`);
     }
@@ -137,28 +121,8 @@ export class ArchiveWriter {
       throw new EvolveError("internal", `generation ${id} is already recorded in ${this.runDir}`);
     }
     this.#pending.add(id);
-    const temp = tempPathFor(paths.dir);
     try {
-      const staged = generationPaths(temp, ".");
-      await mkdir(temp);
-      if (files.snapshotDir !== null) {
-        await copyTree(files.snapshotDir, staged.snapshot);
-        const hash = await hashDirectory(staged.snapshot);
-        if (hash !== parsed.snapshotHash) {
-          throw new EvolveError("internal", `${id}: snapshot hash ${hash} differs from the record's ${parsed.snapshotHash}`);
-        }
-      }
-      await writeFileSynced(staged.patch, files.patch);
-      await writeFileSynced(staged.transcript, transcript.map((e) => `${JSON.stringify(e)}\n`).join(""));
-      await mkdir(staged.logs);
-      for (const [name, text] of Object.entries(files.logs)) await writeFileSynced(join(staged.logs, name), text);
-      await writeFileSynced(staged.record, toJsonText(parsed));
-      await syncDirectory(temp);
-      await rename(temp, paths.dir);
-      await syncDirectory(this.runDir);
-    } catch (error) {
-      await rm(temp, { recursive: true, force: true });
-      throw error;
+      await writeRecordFolder({ dir: paths.dir, id, recordFile: GENERATION_FILE, recordText: toJsonText(parsed), snapshotHash: parsed.snapshotHash }, { ...files, transcript });
     } finally {
       this.#pending.delete(id);
     }

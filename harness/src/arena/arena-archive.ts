@@ -3,20 +3,18 @@
  * ends) and testers/tNNNN/ (written once, staged in a temporary folder and renamed in, like
  * a generation). Reading skips what does not parse and says why; it never throws for it.
  */
-import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  copyTree,
-  hashDirectory,
+  generationPaths,
   parseJsonText,
-  syncDirectory,
   TEMP_PREFIX,
-  tempPathFor,
   toJsonText,
   TranscriptLine,
   writeFileAtomic,
-  writeFileSynced,
+  writeRecordFolder,
   type ArchiveProblem,
+  type GenerationFiles,
 } from "../archive/index.js";
 import { EvolveError } from "../errors/index.js";
 import { RoundRecord, TesterRecord } from "./arena-record.js";
@@ -24,7 +22,8 @@ import { RoundRecord, TesterRecord } from "./arena-record.js";
 export const ARENA_DIR = "arena";
 /** No arena record comes near this; a larger file is corrupt and is not read. */
 const MAX_RECORD_BYTES = 32 * 1024 * 1024;
-const LOG_NAME = /^[a-z0-9][a-z0-9.-]{0,63}$/;
+/** A test generation's record file (a code generation's is generation.json). */
+const TESTER_FILE_NAME = "tester.json";
 
 export function arenaPaths(runDir: string) {
   const dir = join(runDir, ARENA_DIR);
@@ -34,8 +33,9 @@ export function arenaPaths(runDir: string) {
     round: (n: number) => join(dir, "rounds", `r${String(n).padStart(4, "0")}.json`),
     testers: join(dir, "testers"),
     tester: (id: string) => {
-      const base = join(dir, "testers", id);
-      return { dir: base, record: join(base, "tester.json"), snapshot: join(base, "snapshot"), patch: join(base, "patch.diff"), transcript: join(base, "transcript.jsonl"), logs: join(base, "logs") };
+      // Laid out like a generation's folder, with its own record file.
+      const files = generationPaths(join(dir, "testers"), id);
+      return { ...files, record: join(files.dir, TESTER_FILE_NAME) };
     },
   };
 }
@@ -48,42 +48,15 @@ export async function writeRound(runDir: string, record: RoundRecord): Promise<v
   await writeFileAtomic(paths.round(parsed.round), toJsonText(parsed));
 }
 
-export interface TesterFiles {
-  snapshotDir: string | null;
-  patch: string;
-  transcript: readonly unknown[];
-  logs: Record<string, string>;
-}
-
-/** Records one test generation with its files, all or nothing. */
-export async function recordTester(runDir: string, record: TesterRecord, files: TesterFiles): Promise<void> {
+/** Records one test generation with its files, all or nothing (staged and renamed in, like a generation). */
+export async function recordTester(runDir: string, record: TesterRecord, files: GenerationFiles): Promise<void> {
   const parsed = TesterRecord.parse(record);
   const transcript = files.transcript.map((e) => TranscriptLine.parse(e));
-  for (const name of Object.keys(files.logs)) if (!LOG_NAME.test(name)) throw new EvolveError("internal", `refusing log name ${JSON.stringify(name)}`);
   const paths = arenaPaths(runDir);
   const target = paths.tester(parsed.id);
   await mkdir(paths.testers, { recursive: true });
   if (await stat(target.dir).then(() => true, () => false)) throw new EvolveError("internal", `test generation ${parsed.id} is already recorded`);
-  const temp = tempPathFor(target.dir);
-  try {
-    await mkdir(temp);
-    if (files.snapshotDir !== null) {
-      await copyTree(files.snapshotDir, join(temp, "snapshot"));
-      const hash = await hashDirectory(join(temp, "snapshot"));
-      if (hash !== parsed.snapshotHash) throw new EvolveError("internal", `${parsed.id}: snapshot hash ${hash} differs from the record's ${parsed.snapshotHash}`);
-    }
-    await writeFileSynced(join(temp, "patch.diff"), files.patch);
-    await writeFileSynced(join(temp, "transcript.jsonl"), transcript.map((e) => `${JSON.stringify(e)}\n`).join(""));
-    await mkdir(join(temp, "logs"));
-    for (const [name, text] of Object.entries(files.logs)) await writeFileSynced(join(temp, "logs", name), text);
-    await writeFileSynced(join(temp, "tester.json"), toJsonText(parsed));
-    await syncDirectory(temp);
-    await rename(temp, target.dir);
-    await syncDirectory(paths.testers);
-  } catch (error) {
-    await rm(temp, { recursive: true, force: true });
-    throw error;
-  }
+  await writeRecordFolder({ dir: target.dir, id: parsed.id, recordFile: TESTER_FILE_NAME, recordText: toJsonText(parsed), snapshotHash: parsed.snapshotHash }, { ...files, transcript });
 }
 
 export interface ArenaContents {

@@ -1,5 +1,5 @@
 export { arenaPaths, readArena, recordTester, sweepArenaTemporaries, writeRound, ARENA_DIR } from "./arena-archive.js";
-export type { ArenaContents, TesterFiles } from "./arena-archive.js";
+export type { ArenaContents } from "./arena-archive.js";
 export {
   ARENA_SCHEMA_VERSION,
   ArenaTest,
