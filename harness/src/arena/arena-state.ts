@@ -45,6 +45,16 @@ export function recordOutcomes(record: GenerationRecord): Map<string, TestOutcom
   return outcomes;
 }
 
+/** The round record's matrix: each candidate's known outcome on each test (unknown ones left out); mergeMatrix reads it back. */
+export function matrixOf(results: ReadonlyMap<string, ReadonlyMap<string, TestOutcome>>, candidates: readonly string[], tests: readonly ArenaTest[]): OutcomeMatrix {
+  return Object.fromEntries(
+    candidates.map((c) => [c, Object.fromEntries(tests.flatMap((t) => {
+      const o = results.get(c)?.get(t.id);
+      return o === undefined ? [] : [[t.id, o]];
+    }))]),
+  );
+}
+
 /** Adds the matrix's outcomes to `results`. */
 export function mergeMatrix(results: Map<string, Map<string, TestOutcome>>, matrix: OutcomeMatrix): void {
   for (const [candidate, row] of Object.entries(matrix)) {

@@ -17,7 +17,7 @@ export {
 } from "./arena-record.js";
 export { candidateScores, keepBest, tournamentPick } from "./arena-score.js";
 export type { CandidateResults, CandidateScores } from "./arena-score.js";
-export { arenaStateOf, mergeMatrix, recordOutcomes, suiteAfter, suiteOfGeneration, taskWithSuite } from "./arena-state.js";
+export { arenaStateOf, matrixOf, mergeMatrix, recordOutcomes, suiteAfter, suiteOfGeneration, taskWithSuite } from "./arena-state.js";
 export type { ArenaPosition, ArenaState } from "./arena-state.js";
 export { DiscardCode } from "./discard-code.js";
 export { admitTests, retireAllPassed } from "./suite.js";

@@ -4,10 +4,8 @@
  * the visible instances followed by the suite's tests, so feedback, ctx.evaluate and the
  * record see the arena tests. The held-out split is the task's own and never changes.
  */
-import type { ArchiveWriter, GenerationRecord } from "../archive/index.js";
-import { lineageOf } from "../archive/index.js";
-import type { ArenaSettings } from "../archive/index.js";
-import { keepBest, recordOutcomes, retireAllPassed, taskWithSuite, tournamentPick, writeRound, type ArenaState, type RoundRecord } from "../arena/index.js";
+import { lineageOf, parseGenerationId, type ArchiveWriter, type ArenaSettings, type GenerationRecord } from "../archive/index.js";
+import { keepBest, matrixOf, recordOutcomes, retireAllPassed, taskWithSuite, tournamentPick, writeRound, type ArenaState, type RoundRecord } from "../arena/index.js";
 import type { InstanceResult } from "../results/index.js";
 import { compareIds, createRng } from "../selection/index.js";
 import { approvalCleared } from "../supervision/index.js";
@@ -17,7 +15,6 @@ import type { Progress } from "./progress.js";
 import { redoingLost } from "./redo-lost.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { generationSeed } from "./run-options.js";
-import { parseGenerationId } from "../archive/index.js";
 
 export interface CodePhaseInput {
   ctx: RunContext;
@@ -104,7 +101,7 @@ export async function runCodePhase(input: CodePhaseInput, round: RoundRecord, ma
     retired: [...round.retired, ...end.retired.map((r) => ({ ...r, when: "end" as const }))],
     codePopulation: state.codePopulation,
     testPopulation: state.testPopulation,
-    matrix: Object.fromEntries(inMatrix.map((c) => [c, Object.fromEntries(suiteBefore.flatMap((t) => { const o = state.results.get(c)?.get(t.id); return o === undefined ? [] : [[t.id, o]]; }))])),
+    matrix: matrixOf(state.results, inMatrix, suiteBefore),
     standing: { afterTests: round.standing.afterTests, afterCode: standing },
     updatedAt: new Date().toISOString(),
   };

@@ -7,14 +7,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ArenaTestView, ImproveRequest, InstanceFeedback, ProposeRequest } from "@evolve/contract";
-import type { ArchiveWriter, GenerationRecord } from "../archive/index.js";
-import { generationPaths } from "../archive/index.js";
+import { generationPaths, type ArchiveWriter, type ArenaSettings, type GenerationRecord } from "../archive/index.js";
 import {
   admitTests,
   arenaPaths,
   formatTesterId,
   judgeProposals,
   keepBest,
+  matrixOf,
   recordTester,
   tournamentPick,
   writeRound,
@@ -24,7 +24,6 @@ import {
   type RoundRecord,
   type TesterRecord,
 } from "../arena/index.js";
-import type { ArenaSettings } from "../archive/index.js";
 import { evaluateCandidate, type Oracle, type TaskInstance } from "../evaluation/index.js";
 import { EvolveError } from "../errors/index.js";
 import type { Rng } from "../selection/index.js";
@@ -90,50 +89,14 @@ export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord
   const { ctx, writer, state, settings, round, oracle } = input;
   const passScore = oracle.passScore ?? 1;
   const view = suiteView(state, passScore);
-  const seedRecord = input.generations.get("g0000");
-  if (seedRecord?.snapshotHash == null) throw new EvolveError("internal", "an arena run needs the seed generation's snapshot");
-
   // Who proposes: the seed's tree in the first round, else children of the test population drawn by tournament.
   const fitness = (id: string): number => state.testers.get(id)?.admitted ?? 0;
   const plans = state.testPopulation.length === 0 ? [null] : Array.from({ length: settings.testPopulation }, () => tournamentPick(input.rng, state.testPopulation, fitness));
-  const outcomes: TesterOutcome[] = [];
   // Scratch folders of the testers: their trees are copied into the archive when recorded, then go.
   const workDirs: string[] = [];
   try {
-  await forEachLimited(plans, input.workers, async (parentId, k) => {
-    const id = formatTesterId(state.nextTester + k);
-    const parent = parentId === null ? null : (state.testers.get(parentId) as TesterRecord);
-    const snapshotDir = parent === null ? generationPaths(writer.runDir, "g0000").snapshot : arenaPaths(writer.runDir).tester(parent.id).snapshot;
-    const snapshotHash = parent === null ? (seedRecord.snapshotHash as string) : (parent.snapshotHash as string);
-    const seed = generationSeed(ctx.runSeed ^ 0x5eed_7e57, state.nextTester + k);
-    const proposeRequest: ProposeRequest = {
-      task: { name: ctx.task.manifest.name, description: ctx.task.manifest.description, metric: ctx.task.manifest.metric },
-      proposal: { description: oracle.description, perRound: oracle.limits.perRound, maxBytes: oracle.limits.maxBytes },
-      round,
-      generation: { id, parent: parent?.id ?? null },
-      seed,
-      visible: ctx.task.visible as unknown as ProposeRequest["visible"],
-      ...view,
-    };
-    const workDir = await mkdtemp(join(ctx.workRoot, `${id}-`));
-    workDirs.push(workDir);
-    outcomes[k] = await redoingLost(ctx, writer, id, async () => {
-        const outcome = await runTester(ctx, {
-          id,
-          round,
-          seed,
-          parent,
-          parentSnapshotDir: snapshotDir,
-          parentSnapshotHash: snapshotHash,
-          improveRequest: (tokens, deadline) => testerImproveRequest(input, id, parent as TesterRecord, seed, tokens, deadline),
-          proposeRequest,
-          workDir,
-        });
-        ctx.engines.settle(id);
-        return outcome;
-      }, { event: false });
-  });
-  checkInterrupted(ctx.signal);
+    const outcomes = await proposeAll(input, plans, view, workDirs);
+    checkInterrupted(ctx.signal);
 
     // Judge every tester's proposals, one tester at a time (each judge worker may take its heap cap); what the oracle accepted becomes a candidate test.
     const verdicts: Awaited<ReturnType<typeof judgeProposals>>[] = [];
@@ -172,7 +135,6 @@ export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord
     const grown = [...state.testPopulation, ...records.filter((r) => r.status.kind === "valid").map((r) => r.id)];
     state.testPopulation = round % settings.tournamentEvery === 0 || state.testPopulation.length === 0 ? keepBest(grown, fitness, settings.testPopulation) : grown;
 
-    const suiteIds = state.suite.map((t) => t.id);
     const roundRecord: RoundRecord = {
       schemaVersion: 1,
       round,
@@ -185,7 +147,7 @@ export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord
       retired: admission.retired.map((r) => ({ ...r, when: "admission" as const })),
       codePopulation: state.codePopulation,
       testPopulation: state.testPopulation,
-      matrix: Object.fromEntries(state.codePopulation.map((c) => [c, Object.fromEntries(suiteIds.flatMap((t) => { const o = state.results.get(c)?.get(t); return o === undefined ? [] : [[t, o]]; }))])),
+      matrix: matrixOf(state.results, state.codePopulation, state.suite),
       standing: { afterTests: standingOf(state, state.codePopulation, ctx.task.visible.map((i) => i.id), input.generations), afterCode: null },
       updatedAt: new Date().toISOString(),
     };
@@ -197,6 +159,48 @@ export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord
   } finally {
     await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
+}
+
+/** Each planned test generation is made (or, for the seed's tester, taken as it is) and proposes; in plan order. */
+async function proposeAll(input: TestsPhaseInput, plans: readonly (string | null)[], view: ReturnType<typeof suiteView>, workDirs: string[]): Promise<TesterOutcome[]> {
+  const { ctx, writer, state, round, oracle } = input;
+  const seedHash = input.generations.get("g0000")?.snapshotHash;
+  if (seedHash == null) throw new EvolveError("internal", "an arena run needs the seed generation's snapshot");
+  const outcomes: TesterOutcome[] = [];
+  await forEachLimited(plans, input.workers, async (parentId, k) => {
+    const id = formatTesterId(state.nextTester + k);
+    const parent = parentId === null ? null : (state.testers.get(parentId) as TesterRecord);
+    const snapshotDir = parent === null ? generationPaths(writer.runDir, "g0000").snapshot : arenaPaths(writer.runDir).tester(parent.id).snapshot;
+    const snapshotHash = parent === null ? seedHash : (parent.snapshotHash as string);
+    const seed = generationSeed(ctx.runSeed ^ 0x5eed_7e57, state.nextTester + k);
+    const proposeRequest: ProposeRequest = {
+      task: { name: ctx.task.manifest.name, description: ctx.task.manifest.description, metric: ctx.task.manifest.metric },
+      proposal: { description: oracle.description, perRound: oracle.limits.perRound, maxBytes: oracle.limits.maxBytes },
+      round,
+      generation: { id, parent: parent?.id ?? null },
+      seed,
+      visible: ctx.task.visible as unknown as ProposeRequest["visible"],
+      ...view,
+    };
+    const workDir = await mkdtemp(join(ctx.workRoot, `${id}-`));
+    workDirs.push(workDir);
+    outcomes[k] = await redoingLost(ctx, writer, id, async () => {
+      const outcome = await runTester(ctx, {
+        id,
+        round,
+        seed,
+        parent,
+        parentSnapshotDir: snapshotDir,
+        parentSnapshotHash: snapshotHash,
+        improveRequest: (tokens, deadline) => testerImproveRequest(input, id, parent as TesterRecord, seed, tokens, deadline),
+        proposeRequest,
+        workDir,
+      });
+      ctx.engines.settle(id);
+      return outcome;
+    }, { event: false });
+  });
+  return outcomes;
 }
 
 /** Every candidate of the code population runs the new tests once (no LLM, the run's evaluation seed). */
