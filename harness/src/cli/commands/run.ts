@@ -49,7 +49,7 @@ export const run: CliCommand = {
                         instances (default ${DEFAULT_EVALUATIONS}, at most ${MAX_EVALUATIONS}; 0: none, the offline strategy then makes one move)
   --arena               arena run: each round test generations propose tests that must break the current code
                         (the task's oracle judges them), then code children are selected on visible + the suite;
-                        the held-out split never changes (README "Arena")
+                        the held-out split never changes (README "Arena runs")
   --rounds R            arena rounds (default ${DEFAULT_ARENA_ROUNDS}); the run makes R × code-population code children
   --code-population N   code candidates kept (default 1); with --test-population, above 1 makes it a population arena
   --test-population M   test generations per round and testers kept (default 1)
