@@ -185,7 +185,7 @@ function preflightArena(task: Task, agentDir: string): void {
     throw new EvolveError("invalid_task", `task ${task.manifest.name} has no oracle, so no test can be judged in an arena`, { hint: "export an oracle from its grader.ts (README, \"Your own task\"); email-validation and snake have one" });
   }
   if (!existsSync(join(agentDir, ...TESTER_FILE.split("/")))) {
-    throw new EvolveError("invalid_agent", `the agent tree ${agentDir} has no tester/index.ts, so it cannot propose tests in an arena`, { hint: "the seed agent's tester/ is a start (README, \"Arena\")" });
+    throw new EvolveError("invalid_agent", `the agent tree ${agentDir} has no tester/index.ts, so it cannot propose tests in an arena`, { hint: "the seed agent's tester/ is a start (README, \"Arena runs\")" });
   }
 }
 
