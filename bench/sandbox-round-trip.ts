@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { connectEngines, newSessionId } from "../sandbox/src/index.js";
-import type { Runtime } from "../sandbox/src/index.js";
+import type { Runtime } from "../harness/src/kernel/index.js";
 import { saveResults, summarize, table, timeIt } from "./lib/stats.js";
 
 const run = promisify(execFile);

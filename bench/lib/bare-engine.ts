@@ -10,7 +10,8 @@ import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ts from "typescript";
-import { EvolveError, type RunningSandbox, type RunOutcome, type SandboxEngine } from "../../sandbox/src/index.js";
+import { type RunningSandbox, type RunOutcome, type SandboxEngine } from "../../sandbox/src/index.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 

@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { format } from "node:util";
 import { BUILD_DIR, MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, TESTER_ENTRY, WORK_DIR } from "./protocol.js";
 import type { HostMessage, InitMessage, RunnerMessage, WireJson } from "./protocol.js";
-import type { LlmErrorCode, WireLlmResponse } from "../src/llm-wire.js";
+import type { LlmErrorCode, WireLlmResponse } from "../../harness/src/kernel/index.js";
 import { createWorkspaceFiles } from "./workspace-files.js";
 import { createEvaluateClient } from "./evaluate-client.js";
 import { seededRandom } from "./seeded-random.js";

@@ -12,7 +12,7 @@ import { localAddress, resolveEngineAddress, uniqueNames, type EngineAddress } f
 import { connectFailure } from "./engine-errors.js";
 import { DEFAULT_HEALTH, EngineFleet, type HealthSettings } from "./engine-fleet.js";
 import { LOCAL_ENGINE, type EngineEntry, type EngineSelection } from "./engine-selection.js";
-import { EvolveError } from "./errors.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 import { FleetMember } from "./fleet-member.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import type { SandboxEngine } from "./sandbox-port.js";

@@ -10,7 +10,7 @@ import { pack } from "tar-fs";
 import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec.js";
 import { DockerSandbox } from "./docker-sandbox.js";
 import { z } from "zod";
-import { EvolveError } from "./errors.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 import { LABEL_PREFIX } from "./limits.js";
 import { RuntimeImageSource } from "./runtime-image.js";
 import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";

@@ -6,12 +6,12 @@
  * the sandboxes on it are lost (reported, never waited on); when it answers again its strays
  * are swept, its image checked, and it takes containers again.
  */
-import { EvolveError } from "./errors.js";
+import { EvolveError, Runtime } from "../../harness/src/kernel/index.js";
 import type { FleetMember } from "./fleet-member.js";
 import { FleetSandbox, type FleetHooks } from "./fleet-sandbox.js";
 import { RuntimeImageSource } from "./runtime-image.js";
 import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
-import type { ContainerRunOptions, EngineInfo, Runtime, SandboxLabels, SandboxSpec, SweepResult } from "./types.js";
+import type { ContainerRunOptions, EngineInfo, SandboxLabels, SandboxSpec, SweepResult } from "./types.js";
 
 export interface HealthSettings {
   /** Between two pings of every engine. */
@@ -91,7 +91,7 @@ export class EngineFleet implements SandboxEngine {
   async info(): Promise<EngineInfo> {
     const infos = (await Promise.all(this.up().map((m) => m.engine.info().catch(() => null)))).filter((i): i is EngineInfo => i !== null);
     if (infos.length === 0) throw new EvolveError("engine_unreachable", `no engine of the fleet answers: ${this.describeDown()}`);
-    const runtimes = (["runc", "runsc"] as const).filter((r) => infos.every((i) => i.runtimes.includes(r)));
+    const runtimes = Runtime.options.filter((r) => infos.every((i) => i.runtimes.includes(r)));
     return {
       endpoint: this.endpoint,
       version: [...new Set(infos.map((i) => i.version))].join(", "),

@@ -1,4 +1,4 @@
-/** The sandbox: the only code that imports dockerode or tar-fs. */
+/** The sandbox: the only code that imports dockerode or tar-fs. Its vocabulary (errors, JSON, the runner protocol) is the kernel's. */
 export { connectEngines } from "./connect-engines.js";
 export type { ConnectOptions, EngineConnector, EngineOptions } from "./connect-engines.js";
 export { newSessionId } from "./docker-engine.js";
@@ -9,8 +9,6 @@ export type * from "./sandbox-port.js";
 export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./container-spec.js";
 export { DEFAULT_EXTRACT_CAPS, DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, SANDBOX_UID } from "./limits.js";
 export { extractSafely, planExtraction } from "./safe-extract.js";
-export { EvolveError, assertNever } from "./errors.js";
-export type { ErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { checkImports, openSolveSession, runImprove } from "./runner-session.js";
 export type { ImportCheck, ImproveInit, ImproveOptions, ImproveOutcome, SolveReply, SolveSession, SolveSessionOptions } from "./runner-session.js";
@@ -18,24 +16,5 @@ export { runPropose } from "./propose-session.js";
 export type { ProposeAnswer, ProposeFailureKind, ProposeOptions } from "./propose-session.js";
 export type { AgentContainerOptions, LiveWorkspace } from "./runner-channel.js";
 export { describeEnd } from "./runner-channel.js";
-export * from "../runner/protocol.js";
-export {
-  WireLlmRequest,
-  WireLlmRequestFields,
-  WireLlmMessage,
-  WireLlmTool,
-  WireLlmToolCall,
-  WireLlmToolChoice,
-  WireLlmResponse,
-  WireLlmFinishReason,
-  WireLlmAnswer,
-  LlmErrorCode,
-  finishReasonOf,
-  llmRefusal,
-  isShallowJsonObject,
-  TOOL_NAME,
-  MAX_TOOLS,
-  MAX_SCHEMA_DEPTH,
-} from "./llm-wire.js";
+export { TESTER_ENTRY } from "../runner/protocol.js";
 export { seededRandom } from "../runner/seeded-random.js";
-export { WireJson } from "./wire-json.js";

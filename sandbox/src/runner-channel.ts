@@ -3,13 +3,10 @@
  * runner, puts the agent's files in, parses every stdout line as hostile data (zod), and
  * serves the agent's LLM requests through the caller's broker callback.
  */
-import { z } from "zod";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AGENT_DIR } from "../runner/protocol.js";
-import type { FilesMessage, HostMessage, RunnerMessage, ToolMessage } from "../runner/protocol.js";
-import { llmRefusal, type WireLlmAnswer } from "./llm-wire.js";
-import { WireJson } from "./wire-json.js";
+import { llmRefusal, RunnerMessage, type FilesMessage, type HostMessage, type ToolMessage, type WireJson, type WireLlmAnswer } from "../../harness/src/kernel/index.js";
 import type { RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
 import { runnerCommand } from "./runtime-image.js";
 import type { ExtractCaps, ExtractResult, Runtime, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
@@ -37,7 +34,7 @@ export interface AgentContainerOptions {
    * The broker: parses the agent's request (unchecked JSON) and answers it, a refusal
    * included. It rejects only when the harness itself failed; the agent then gets code "internal".
    */
-  onLlm?: (request: WireJson) => Promise<WireLlmAnswer>;
+  onLlm?: (request: unknown) => Promise<WireLlmAnswer>;
   onTool?: (event: ToolMessage) => void;
   /**
    * Answers the meta agent's ctx.evaluate: `request` is unchecked agent data; the answer
@@ -45,25 +42,6 @@ export interface AgentContainerOptions {
    */
   onEvaluate?: (request: unknown, workspace: LiveWorkspace) => Promise<WireJson>;
 }
-
-/** Every line the runner may print; anything else is a protocol violation. */
-export const RunnerMessageSchema = z.union([
-  z.object({ type: z.literal("ready"), exports: z.record(z.string(), z.string()) }),
-  z.object({ type: z.literal("load-error"), message: z.string() }),
-  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: WireJson }),
-  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
-  // The request is the broker's to parse: a malformed one is refused to the agent, not a violation.
-  z.object({ type: z.literal("llm"), id: z.number().int(), request: z.unknown() }),
-  // Unknown, not Json: the host parses the request with its own strict schema.
-  z.object({ type: z.literal("evaluate"), id: z.number().int(), request: z.unknown() }),
-  z.object({
-    type: z.literal("tool"),
-    name: z.enum(["list", "read", "write", "replace", "delete"]),
-    path: z.string().nullable(),
-    ok: z.boolean(),
-    error: z.string().nullable(),
-  }),
-]);
 
 export const DEFAULT_STDOUT_CAP = 8 * 1024 * 1024;
 export const DEFAULT_STDERR_CAP = 256 * 1024;
@@ -124,9 +102,9 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
     }
     // A value nested thousands deep is legal JSON but overflows the recursive check: a
     // line that cannot be checked is no message, and must not throw into the output stream.
-    let result: ReturnType<typeof RunnerMessageSchema.safeParse> | null;
+    let result: ReturnType<typeof RunnerMessage.safeParse> | null;
     try {
-      result = RunnerMessageSchema.safeParse(parsed);
+      result = RunnerMessage.safeParse(parsed);
     } catch {
       result = null;
     }
@@ -135,7 +113,7 @@ export async function openRunnerChannel(options: AgentContainerOptions, agentDir
       void sandbox?.kill();
       return;
     }
-    const message = result.data as RunnerMessage;
+    const message = result.data;
     if (message.type === "llm") return serveLlm(message);
     if (message.type === "tool") return options.onTool?.(message);
     if (message.type === "evaluate") return serveEvaluate(message);

@@ -1,6 +1,8 @@
 /** Public types of the sandbox: what callers see; no dockerode types leak out. */
 
-export type Runtime = "runc" | "runsc";
+import type { Runtime } from "../../harness/src/kernel/index.js";
+
+export type { Runtime };
 
 /** Resource limits of one container; every field has a default (DEFAULT_LIMITS). */
 export interface SandboxLimits {

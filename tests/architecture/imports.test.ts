@@ -12,22 +12,22 @@ const ROOT = join(import.meta.dirname, "../..");
 
 /** What each harness folder may import of the others (and "sandbox": sandbox/src/index.ts). */
 const ALLOWED: Record<string, readonly string[]> = {
-  errors: ["sandbox"], // only sandbox/src/errors.ts: the base error lives in the lowest layer
-  results: ["sandbox"], // only the one JSON schema, which the runner protocol owns
+  // The kernel is the vocabulary every layer speaks (the sandbox too): it imports nothing of the project.
+  kernel: [],
+  results: ["kernel"],
   text: [],
-  contract: [],
-  supervision: ["errors"],
-  selection: ["errors", "text", "supervision"],
-  archive: ["errors", "results", "selection", "supervision", "text"],
-  validation: ["errors", "results", "sandbox", "supervision", "text"],
-  llm: ["errors", "sandbox", "text"],
-  evaluation: ["errors", "results", "sandbox", "text"],
-  "task-api": ["errors", "evaluation", "sandbox", "text"],
-  arena: ["errors", "results", "archive", "selection", "evaluation", "sandbox", "text"],
-  report: ["errors", "results", "archive", "arena", "selection", "supervision", "text"],
-  evolution: ["errors", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "supervision", "sandbox", "text"],
-  replay: ["errors", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "evolution", "supervision", "sandbox", "text"],
-  cli: ["errors", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "supervision", "sandbox", "text"],
+  supervision: ["kernel"],
+  selection: ["kernel", "text", "supervision"],
+  archive: ["kernel", "results", "selection", "supervision", "text"],
+  validation: ["kernel", "results", "sandbox", "supervision", "text"],
+  llm: ["kernel", "sandbox", "text"],
+  evaluation: ["kernel", "results", "sandbox", "text"],
+  "task-api": ["kernel", "evaluation", "sandbox", "text"],
+  arena: ["kernel", "results", "archive", "selection", "evaluation", "sandbox", "text"],
+  report: ["kernel", "results", "archive", "arena", "selection", "supervision", "text"],
+  evolution: ["kernel", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "supervision", "sandbox", "text"],
+  replay: ["kernel", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "evolution", "supervision", "sandbox", "text"],
+  cli: ["kernel", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "evolution", "replay", "task-api", "supervision", "sandbox", "text"],
 };
 
 /**
@@ -65,7 +65,7 @@ function specifiers(file: string): string[] {
   return found.map((m) => m[1]!);
 }
 
-/** The harness folder a repository path is in ("archive"), "sandbox" for sandbox/, or null. */
+/** The harness folder a repository path is in ("archive", "kernel"), "sandbox" for sandbox/, or null. */
 function folderOf(path: string): string | null {
   const harness = /^harness\/src\/([^/]+)\//.exec(path);
   if (harness !== null) return harness[1]!;
@@ -78,6 +78,17 @@ function target(file: string, spec: string): string {
   return path.replace(/\.js$/, ".ts");
 }
 
+const KERNEL_INDEX = "harness/src/kernel/index.ts";
+/** The agent contract: an ambient module (harness/src/kernel/evolve-contract.d.ts), never a file path. */
+const CONTRACT = "@evolve/contract";
+
+/** The import statement of `file` that names `spec`. */
+function importLineOf(file: string, spec: string): string {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const at = text.indexOf(`"${spec}"`);
+  return text.slice(Math.max(text.lastIndexOf("import", at), text.lastIndexOf("export", at)), at);
+}
+
 const TRUSTED = [...sources("harness/src"), ...sources("sandbox/src"), ...sources("sandbox/runner")];
 
 function violations(): string[] {
@@ -85,6 +96,11 @@ function violations(): string[] {
   for (const file of TRUSTED) {
     const from = folderOf(file);
     for (const spec of specifiers(file)) {
+      if (spec === CONTRACT) {
+        if (!/^\s*(import|export)\s+type\s/.test(importLineOf(file, spec))) out.push(`${file}: imports ${CONTRACT} as a value; it is an ambient module of types only`);
+        if (from === "sandbox") out.push(`${file}: imports ${CONTRACT}; the sandbox speaks the kernel's types (harness/src/kernel/index.ts)`);
+        continue;
+      }
       if (!spec.startsWith(".")) {
         const pkg = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!;
         const owner = OWNERS[pkg];
@@ -94,13 +110,12 @@ function violations(): string[] {
       const to = target(file, spec);
       const toFolder = folderOf(to);
       if (from === "sandbox") {
-        if (!to.startsWith("sandbox/")) out.push(`${file}: the sandbox imports ${to} (it knows nothing of the harness)`);
+        if (!to.startsWith("sandbox/") && to !== KERNEL_INDEX) out.push(`${file}: the sandbox imports ${to}; of the harness it knows only the kernel (${KERNEL_INDEX})`);
         continue;
       }
       if (toFolder === null || toFolder === from) continue;
       if (toFolder === "sandbox") {
-        const viaErrors = file === "harness/src/errors/index.ts" && to === "sandbox/src/errors.ts";
-        if (to !== "sandbox/src/index.ts" && !viaErrors) out.push(`${file}: imports ${to}; the sandbox is reached through sandbox/src/index.ts`);
+        if (to !== "sandbox/src/index.ts") out.push(`${file}: imports ${to}; the sandbox is reached through sandbox/src/index.ts`);
       } else if (!to.endsWith("/index.ts") && !LIGHT_ENTRIES.has(to)) {
         out.push(`${file}: imports ${to}; folders import each other through index.ts`);
       }
@@ -124,7 +139,8 @@ describe("dependency rules", () => {
     expect(ALLOWED["selection"]).not.toContain("archive");
     expect(ALLOWED["archive"]).not.toContain("evolution");
     // The run policy is a leaf: the archive, selection and the gates read it, it reads none of them.
-    expect(ALLOWED["supervision"]).toEqual(["errors"]);
+    expect(ALLOWED["supervision"]).toEqual(["kernel"]);
+    expect(ALLOWED["kernel"]).toEqual([]);
     expect(target("harness/src/archive/run-record.ts", "../selection/rng.js")).toBe("harness/src/selection/rng.ts");
   });
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { EvolveError } from "../../sandbox/src/errors.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 import { loadTask } from "../../harness/src/evaluation/index.js";
 
 const root = await mkdtemp(join(tmpdir(), "evolve-load-oracle-"));

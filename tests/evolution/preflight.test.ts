@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxEngine } from "../../sandbox/src/index.js";
-import { EvolveError } from "../../sandbox/src/index.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 import { BUILTIN_TASKS_DIR, startRun } from "../../harness/src/evolution/index.js";
 import { memorySink } from "./run-helpers.js";
 import { testEngine } from "../support/test-engine.js";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { BudgetLedger, LlmBroker, MAX_RECORDED_REFUSALS, UNLIMITED, createOpenAiPort, parseTranscript, resolveLlmSetup, serializeTranscript, type BudgetLimits } from "../../harness/src/llm/index.js";
-import type { WireLlmAnswer, WireLlmRequest } from "../../sandbox/src/index.js";
+import type { WireLlmAnswer, WireLlmRequest } from "../../harness/src/kernel/index.js";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 
 let server: ScriptedOpenAIServer | undefined;

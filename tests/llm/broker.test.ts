@@ -11,7 +11,7 @@ import {
   serializeTranscript,
   type BudgetLimits,
 } from "../../harness/src/llm/index.js";
-import type { LlmErrorCode, WireLlmAnswer, WireLlmResponse } from "../../sandbox/src/index.js";
+import type { LlmErrorCode, WireLlmAnswer, WireLlmResponse } from "../../harness/src/kernel/index.js";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 
 // The broker as the evolution loop uses it: real openai client, scripted endpoint.

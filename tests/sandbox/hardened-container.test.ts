@@ -7,7 +7,8 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunOutcome, Runtime, SandboxLimits } from "../../sandbox/src/index.js";
+import type { RunOutcome, SandboxLimits } from "../../sandbox/src/index.js";
+import type { Runtime } from "../../harness/src/kernel/index.js";
 import { runtimesUnderTest, testEngine } from "../support/test-engine.js";
 import type { TestEngine } from "../support/test-engine.js";
 

@@ -1,6 +1,7 @@
 /** Arena: a tester's `propose` in a real container, and every way it can fail as a value. */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runPropose, seededRandom, WireLlmRequest, type ProposeOptions } from "../../sandbox/src/index.js";
+import { runPropose, seededRandom, type ProposeOptions } from "../../sandbox/src/index.js";
+import { WireLlmRequest } from "../../harness/src/kernel/index.js";
 import { writeJsBuild } from "../support/js-build.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 

@@ -3,9 +3,10 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { checkImports, openSolveSession, runImprove, WireLlmRequest, type WireJson } from "../../sandbox/src/index.js";
+import { checkImports, openSolveSession, runImprove } from "../../sandbox/src/index.js";
+import { WireLlmRequest, type WireJson } from "../../harness/src/kernel/index.js";
 import { seededRandom } from "../../sandbox/runner/seeded-random.js";
-import type { ToolMessage } from "../../sandbox/src/index.js";
+import type { ToolMessage } from "../../harness/src/kernel/index.js";
 import { writeJsBuild } from "../support/js-build.js";
 import { testEngine } from "../support/test-engine.js";
 import type { TestEngine } from "../support/test-engine.js";
@@ -150,7 +151,7 @@ describe("improve", () => {
     }\n`;
     const agentDir = await mkdtemp(join(tmpdir(), "evolve-agent-"));
     await writeFile(join(agentDir, "x.ts"), "export {};\n");
-    const received: WireJson[] = [];
+    const received: unknown[] = [];
     const result = await runImprove({
       ...base(),
       buildDir: await writeJsBuild({ meta }),

@@ -1,6 +1,6 @@
 /** Improve requests for the seed meta agent in tests (visible feedback only, as the harness sends). */
 import type { ImproveRequest, LineageStep } from "@evolve/contract";
-import type { WireJson } from "../../sandbox/src/index.js";
+import type { WireJson } from "../../harness/src/kernel/index.js";
 
 /** A request to improve the seed on `task`, with a little visible feedback, the given lineage, and `evaluations` calls of ctx.evaluate. */
 export function improveRequest(task: string, seed: number, lineage: LineageStep[] = [], evaluations = 0): ImproveRequest & WireJson {

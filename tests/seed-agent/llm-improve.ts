@@ -9,7 +9,9 @@ import { expect } from "vitest";
 import type { ImproveReport, ImproveRequest } from "@evolve/contract";
 import { BudgetLedger, createOpenAiPort, LlmBroker, resolveLlmSetup, UNLIMITED } from "../../harness/src/llm/index.js";
 import type { Validator } from "../../harness/src/validation/index.js";
-import { runImprove, type ToolMessage, type WireJson, type WireLlmAnswer } from "../../sandbox/src/index.js";
+import { runImprove } from "../../sandbox/src/index.js";
+import { type ToolMessage } from "../../harness/src/kernel/index.js";
+import { type WireJson, type WireLlmAnswer } from "../../harness/src/kernel/index.js";
 import type { ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 import type { TestEngine } from "../support/test-engine.js";
 import { compileTree, SEED_DIR } from "./agent-tree.js";
@@ -56,7 +58,7 @@ export interface ImproveRun {
   env: TestEngine;
   work: string;
   agent: AgentBuild;
-  onLlm: (request: WireJson) => Promise<WireLlmAnswer>;
+  onLlm: (request: unknown) => Promise<WireLlmAnswer>;
   /** The broker's record of the workspace file tools. */
   onTool?: (event: ToolMessage) => void;
   task?: string;

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluateResult } from "@evolve/contract";
-import type { WireJson } from "../../sandbox/src/index.js";
+import type { WireJson } from "../../harness/src/kernel/index.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
 import { testEngine, type TestEngine } from "../support/test-engine.js";
 import { compileTree, oneKnobTree, SEED_DIR } from "./agent-tree.js";

@@ -3,7 +3,8 @@ import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { ImproveReport } from "@evolve/contract";
-import { runImprove, type AgentContainerOptions, type WireJson } from "../../sandbox/src/index.js";
+import { runImprove, type AgentContainerOptions } from "../../sandbox/src/index.js";
+import { type WireJson } from "../../harness/src/kernel/index.js";
 import type { TestEngine } from "../support/test-engine.js";
 import { readOwnTree } from "../../harness/src/archive/index.js";
 

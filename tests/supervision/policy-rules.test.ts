@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RunRecord } from "../../harness/src/archive/index.js";
-import { EvolveError } from "../../harness/src/errors/index.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 import {
   approvalCleared,
   approvalDeadline,

@@ -2,7 +2,8 @@
  * Before any test: a reachable engine, the runtime image, and no leftovers of dead
  * sessions. No engine is a failure, never a skip: container tests are the point.
  */
-import { connectEngines, EvolveError } from "../../sandbox/src/index.js";
+import { connectEngines } from "../../sandbox/src/index.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 
 export default async function setup(): Promise<void> {
   let engine;

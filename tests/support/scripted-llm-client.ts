@@ -11,14 +11,14 @@
  * with code "invalid_request". When the script runs out the call is refused with
  * "scripted client: script exhausted" (code "endpoint_failed").
  */
-import { WireLlmRequest, type WireJson, type WireLlmAnswer } from "../../sandbox/src/index.js";
+import { WireLlmRequest, type WireJson, type WireLlmAnswer } from "../../harness/src/kernel/index.js";
 
 /** One scripted step: a reply text, or a function of the request (and its 0-based index). */
 export type ScriptedLlmStep = string | ((request: WireLlmRequest, index: number) => string);
 
 /** The callback to hand to the sandbox plus what it received. */
 export interface ScriptedLlmClient {
-  onLlm(request: WireJson): Promise<WireLlmAnswer>;
+  onLlm(request: unknown): Promise<WireLlmAnswer>;
   /** Every well-formed request, in order, as the host received it. */
   readonly requests: WireLlmRequest[];
 }

@@ -1,7 +1,8 @@
 /** The real engine and runtime image for tests, one session per test file. */
 import { execFileSync } from "node:child_process";
 import { connectEngines, newSessionId } from "../../sandbox/src/index.js";
-import type { Runtime, RuntimeImage, SandboxEngine } from "../../sandbox/src/index.js";
+import type { RuntimeImage, SandboxEngine } from "../../sandbox/src/index.js";
+import type { Runtime } from "../../harness/src/kernel/index.js";
 
 export interface TestEngine {
   engine: SandboxEngine;

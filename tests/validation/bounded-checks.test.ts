@@ -9,7 +9,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EvolveError } from "../../sandbox/src/index.js";
+import { EvolveError } from "../../harness/src/kernel/index.js";
 import { createValidator, type StaticOutcome, type Validator } from "../../harness/src/validation/index.js";
 import { deepNesting, denseDeclarations, expandRecipe, exponentialInstantiation, type TypeBomb } from "../security/support/type-bombs.js";
 import { BASE_DIR } from "./corpus.js";

@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { type ArchiveEvent } from "./archive-event.js";
 import { appendRunEvent } from "./archive-writer.js";
 import { ApprovalDecision, DECISION_SCHEMA_VERSION } from "./approval-record.js";

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
 import { joinDecisions, readDecision, readDecisions } from "./approval-decisions.js";
 import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";

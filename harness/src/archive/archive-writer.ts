@@ -6,7 +6,7 @@
  */
 import { access, appendFile, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
 import { EVENTS_FILE, GENERATION_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
 import { writeRecordFolder, type GenerationFiles } from "./record-folder.js";

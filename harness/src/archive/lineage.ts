@@ -1,5 +1,5 @@
 /** Lineage over generation records: the chain from the root, children, depth, consistency. */
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { ArchiveProblem } from "./parse-problem.js";
 
 /** The part of a record lineage needs. */

@@ -6,7 +6,7 @@
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { TranscriptLine } from "./archive-event.js";
 import { LOGS_DIR, PATCH_FILE, SNAPSHOT_DIR, TRANSCRIPT_FILE } from "./archive-paths.js";
 import { syncDirectory, tempPathFor, writeFileSynced } from "./atomic-fs.js";

@@ -1,7 +1,7 @@
 /** Where `<run>` is: the one lookup rule for every command that names a run (`show`, `resume`, `--from` ...). */
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { RUN_FILE } from "./archive-paths.js";
 
 async function holdsRun(dir: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 /** run.json: the configuration and state of one run, rewritten atomically as it changes. */
 import { z } from "zod";
+import { Runtime } from "../kernel/index.js";
 import { RngState } from "../selection/index.js";
 import { SelectionStrategyName } from "../selection/index.js";
 import { RunPolicy } from "../supervision/index.js";
@@ -70,7 +71,7 @@ export const RunConfig = z.object({
   seed: z.number().int(),
   /** The LLM model, or null for the offline strategy. */
   model: z.string().nullable(),
-  runtime: z.enum(["runc", "runsc"]),
+  runtime: Runtime,
   limits: RunLimits,
   /** Present in an arena run (`evolve run --arena`): code and test generations alternate in rounds. */
   arena: ArenaSettings.optional(),

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { lstat, mkdir, readdir, readFile, writeFile, copyFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 
 /** Relative path ("task/index.ts") → file contents. */
 export type Tree = ReadonlyMap<string, string>;

@@ -3,7 +3,7 @@
  * "diff --git" header per file, "--- a/path" / "+++ b/path" (or /dev/null for added and
  * deleted files), and "@@" hunks with three lines of context.
  */
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { ChangedFile } from "./generation-record.js";
 import type { DiffBudget, Edit } from "./line-diff.js";
 import { diffLines, MAX_DIFF_WORK, splitLines } from "./line-diff.js";

@@ -16,7 +16,7 @@ import {
   type ArchiveProblem,
   type GenerationFiles,
 } from "../archive/index.js";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { RoundRecord, TesterRecord } from "./arena-record.js";
 
 export const ARENA_DIR = "arena";

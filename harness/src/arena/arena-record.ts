@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ChangedFile, GenerationId, PhaseTimings, TokenUsage, Timestamp } from "../archive/index.js";
 import { InvalidStatus } from "../results/index.js";
-import { WireJson } from "../../../sandbox/src/index.js";
+import { WireJson } from "../kernel/index.js";
 import { DiscardCode } from "./discard-code.js";
 
 export const ARENA_SCHEMA_VERSION = 1;

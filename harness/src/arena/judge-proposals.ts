@@ -5,10 +5,10 @@
  * a verdict with a reason; nothing a proposal does makes this throw.
  */
 import { join } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { GRADER_FILE, type Task } from "../evaluation/index.js";
 import { oneLine } from "../text/index.js";
-import { WireJson } from "../../../sandbox/src/index.js";
+import { WireJson } from "../kernel/index.js";
 import type { DiscardCode } from "./discard-code.js";
 import { JUDGE_TEXT_CHARS, jsonDepth, MAX_INSTANCE_BYTES, MAX_INSTANCE_DEPTH } from "./judge-protocol.js";
 import { JudgeWorker, type WorkerEnd } from "./judge-worker-process.js";

@@ -5,7 +5,8 @@
  */
 import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError, newSessionId, type EngineConnector } from "../../../sandbox/src/index.js";
+import { newSessionId, type EngineConnector } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { checkAgentTree } from "../evolution/index.js";
 import { createValidator, type Validator } from "../validation/index.js";
 

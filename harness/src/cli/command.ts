@@ -1,6 +1,6 @@
 /** What every `evolve` subcommand is: a name, its help, its options, and what it does. */
 import type { ParseArgsConfig } from "node:util";
-import type { ErrorCode } from "../errors/index.js";
+import type { ErrorCode } from "../kernel/index.js";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 

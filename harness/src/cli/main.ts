@@ -4,7 +4,7 @@
  * and a hint instead of a stack trace.
  */
 import { parseArgs } from "node:util";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { CliCommand } from "./command.js";
 import { commands } from "./commands/index.js";
 

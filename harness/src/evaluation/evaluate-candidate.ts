@@ -4,8 +4,9 @@
  * the held-out split when asked. Held-out instances only ever enter held-out sessions.
  */
 import { openSolveSession, type AgentContainerOptions, type SandboxEngine } from "../../../sandbox/src/index.js";
-import type { Runtime, SandboxLabels, SandboxLimits } from "../../../sandbox/src/index.js";
-import { EvolveError } from "../errors/index.js";
+import type { SandboxLabels, SandboxLimits } from "../../../sandbox/src/index.js";
+import type { Runtime } from "../kernel/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { EvaluationResult, type EvaluationStage, type StageResult } from "../results/index.js";
 import type { Task } from "./load-task.js";
 import type { TaskInstance } from "./grader.js";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Json } from "@evolve/contract";
 import type { SolveReply } from "../../../sandbox/src/index.js";
-import { WireJson } from "../../../sandbox/src/index.js";
+import { WireJson } from "../kernel/index.js";
 
 /** What one call of the candidate gave back: the sandbox's reply, as graders see it. */
 export type { SolveReply };

@@ -1,7 +1,7 @@
 /** Loads a task folder: manifest, both splits and the trusted grader, all checked at once. */
 import { readFile, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { TaskManifest } from "./task-manifest.js";
 import type { Grader, TaskInstance } from "./grader.js";
 import { GRADER_FILE, loadGraderModule } from "./grader-module.js";

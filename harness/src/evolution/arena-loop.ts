@@ -5,7 +5,7 @@
  */
 import type { ArchiveWriter, ArenaSettings, GenerationRecord } from "../archive/index.js";
 import { arenaStateOf, readArena, sweepArenaTemporaries } from "../arena/index.js";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { createRng } from "../selection/index.js";
 import { runCodePhase } from "./arena-code-phase.js";
 import { runTestsPhase } from "./arena-tests-phase.js";

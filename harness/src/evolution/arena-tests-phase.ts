@@ -25,7 +25,7 @@ import {
   type TesterRecord,
 } from "../arena/index.js";
 import { evaluateCandidate, type Oracle, type TaskInstance } from "../evaluation/index.js";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { Rng } from "../selection/index.js";
 import { capText } from "../text/index.js";
 import { forEachLimited, standingOf } from "./arena-standing.js";

@@ -4,7 +4,7 @@
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { Validator } from "../validation/index.js";
 
 /** Emitted JS for agent trees, keyed by their snapshot hash. */

@@ -4,7 +4,8 @@
  * not recorded: whatever its container "said" (an unknown exit, a refused workspace) was the
  * engine's failure, not the agent's, so the loop redoes it (redo-lost.ts).
  */
-import { EvolveError, type EngineEvent, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { type EngineEvent, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { EnginePlacements } from "../archive/index.js";
 
 /** Thrown before a child is recorded when an engine was lost under one of its containers. */

@@ -5,7 +5,7 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { type EvaluationResult, type Failure, failure as fail } from "../results/index.js";
 import { diffDirectories, generationPaths, type ArchiveWriter, type DirectoryDiff, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
 import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";

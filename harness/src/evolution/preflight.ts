@@ -6,7 +6,7 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EvolveError } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { diffDirectories } from "../archive/index.js";
 import { loadTask, smokeTestGrader, type Task } from "../evaluation/index.js";
 import { REQUIRED_FILES, type Validator } from "../validation/index.js";

@@ -5,7 +5,7 @@
  * dead sessions are swept first.
  */
 import { hostname } from "node:os";
-import { EvolveError } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { abandonedChildren, ArchiveWriter, deathsWhileChecking, readEvents, readRunRecord, resolveRunDir } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";

@@ -1,6 +1,6 @@
 /** What every step of a run shares: wired once per process in start-run.ts / resume.ts. */
 import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError, type Runtime } from "../kernel/index.js";
 import type { ArchiveWriter } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
 import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../llm/index.js";
@@ -15,7 +15,7 @@ export interface SandboxSettings {
   image: RuntimeImage;
   /** This process's session label: the start-up sweep of a later process tells it is dead. */
   session: string;
-  runtime: "runc" | "runsc";
+  runtime: Runtime;
   improveTimeoutMs: number;
   importTimeoutMs: number;
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { GenerationId } from "../archive/index.js";
+import { Runtime } from "../kernel/index.js";
 import { SelectionStrategyName, DEFAULT_SELECTION_STRATEGY } from "../selection/index.js";
 // The file, not the folder index: that would load ts-morph and dockerode for `evolve run --help`.
 import { CheckLimits, DEFAULT_CHECK_LIMITS } from "../validation/check-limits.js";
@@ -68,7 +69,7 @@ export const RunOptions = z.object({
   model: z.string().min(1).max(200).nullable().default(null),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(DEFAULT_SEED),
   out: z.string().min(1).default(DEFAULT_ARCHIVE_ROOT),
-  runtime: z.enum(["runc", "runsc"]).default("runc"),
+  runtime: Runtime.default("runc"),
   agent: z.string().min(1).default(DEFAULT_AGENT_DIR),
   /** "RUN/GEN": branch from that generation's snapshot. */
   from: z

@@ -4,7 +4,7 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { diffDirectories, formatGenerationId, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../archive/index.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
 import type { RunContext } from "./run-context.js";

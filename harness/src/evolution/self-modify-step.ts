@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { ImproveRequest } from "@evolve/contract";
-import { runImprove, type ImproveOutcome, type WireJson } from "../../../sandbox/src/index.js";
+import { runImprove, type ImproveOutcome } from "../../../sandbox/src/index.js";
+import { type WireJson } from "../kernel/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../llm/index.js";
 import { failure, type FailureAt } from "../results/index.js";
 import type { RunContext } from "./run-context.js";

@@ -7,7 +7,8 @@ import { hostname } from "node:os";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { EvolveError, type EngineConnector, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { type EngineConnector, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { EvolveError, type Runtime } from "../kernel/index.js";
 import {
   ArchiveWriter,
   generationPaths,
@@ -52,7 +53,7 @@ export async function harnessVersion(): Promise<string> {
 }
 
 /** The run's engines: those handed in, or connected now through the command's wiring point. */
-export async function engineOf(io: RunIo, runtime: "runc" | "runsc"): Promise<SandboxEngine> {
+export async function engineOf(io: RunIo, runtime: Runtime): Promise<SandboxEngine> {
   if (typeof io.engine !== "function") return io.engine;
   return io.engine({ runtime, warmPoolDefault: DEFAULT_WARM_POOL, onNote: (line) => io.sink.write(`${line}\n`) });
 }

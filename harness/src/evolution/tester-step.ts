@@ -7,7 +7,8 @@
  */
 import { join } from "node:path";
 import type { ImproveRequest, ProposeRequest } from "@evolve/contract";
-import { runPropose, type WireJson } from "../../../sandbox/src/index.js";
+import { runPropose } from "../../../sandbox/src/index.js";
+import { type WireJson } from "../kernel/index.js";
 import { diffDirectories, type ChangedFile, type PhaseTimings } from "../archive/index.js";
 import type { ProposeCall, TesterRecord } from "../arena/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../llm/index.js";

@@ -1,9 +1,9 @@
 /**
  * The agent's LLM request arrives from a container: hostile JSON. Parse it with the one wire
- * schema (sandbox/src/llm-wire.ts), cap its size, clamp maxTokens, and say why when it is refused.
+ * schema (harness/src/kernel/llm-wire.ts), cap its size, clamp maxTokens, and say why when it is refused.
  */
 import { z } from "zod";
-import { MAX_TOOLS, WireLlmRequest } from "../../../sandbox/src/index.js";
+import { MAX_TOOLS, WireLlmRequest } from "../kernel/index.js";
 import type { LlmCompletionRequest } from "./llm-port.js";
 import { requestChars } from "./token-estimate.js";
 import { capText } from "../text/index.js";

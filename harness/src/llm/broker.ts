@@ -5,8 +5,9 @@
  * Every outcome the agent causes or the endpoint gives is an answer (a response or a refusal
  * with a code and a message that says plainly why); it never throws for them.
  */
-import type { LlmErrorCode, ToolMessage, WireLlmAnswer } from "../../../sandbox/src/index.js";
-import { EvolveError } from "../errors/index.js";
+import type { ToolMessage } from "../kernel/index.js";
+import type { LlmErrorCode, WireLlmAnswer } from "../kernel/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { DEFAULT_REQUEST_CAPS, parseAgentRequest, type ParsedAgentRequest, type RequestCaps } from "./agent-request.js";
 import { BudgetLedger, type BudgetLimits, type Reservation } from "./budget-ledger.js";
 import type { LlmCompletionRequest, LlmFailureKind, LlmPort } from "./llm-port.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { TokenPrice, priceFor } from "./pricing.js";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry-policy.js";
 import { Secret } from "./secret.js";

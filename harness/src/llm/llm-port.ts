@@ -2,10 +2,10 @@
  * The port between the broker and a chat model. One real adapter (openai-port.ts, over the
  * `openai` package) and one replay adapter (replay-port.ts). Failures are values: an endpoint
  * that keeps answering 500 is an expected outcome the broker records, not a harness crash.
- * Requests and completions are the wire types (sandbox/src/llm-wire.ts), after the broker's checks.
+ * Requests and completions are the wire types (harness/src/kernel/llm-wire.ts), after the broker's checks.
  */
 import { z } from "zod";
-import type { WireLlmMessage, WireLlmRequest, WireLlmResponse } from "../../../sandbox/src/index.js";
+import type { WireLlmMessage, WireLlmRequest, WireLlmResponse } from "../kernel/index.js";
 
 export type ChatMessage = WireLlmMessage;
 

@@ -6,7 +6,7 @@
  */
 import type OpenAI from "openai";
 import { z } from "zod";
-import { finishReasonOf, type WireLlmMessage, type WireLlmToolCall, type WireLlmToolChoice } from "../../../sandbox/src/index.js";
+import { finishReasonOf, type WireLlmMessage, type WireLlmToolCall, type WireLlmToolChoice } from "../kernel/index.js";
 import type { LlmSetup } from "./llm-config.js";
 import type { LlmCallOptions, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult } from "./llm-port.js";
 import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from "./retry-policy.js";

@@ -1,14 +1,14 @@
 /**
  * The meta agent's transcript: every LLM call (sent, refused or failed), every workspace
  * tool call and every ctx.evaluate call, one JSON object per line in a generation's
- * transcript.jsonl. A call's request and response are the wire types (sandbox/src/llm-wire.ts),
+ * transcript.jsonl. A call's request and response are the wire types (harness/src/kernel/llm-wire.ts),
  * so the model's tool calls and the agent's tool results are recorded as the agent sent and
  * received them.
  */
 import { z } from "zod";
 import { EvaluateTranscriptEntry } from "./evaluate-entry.js";
 import { LlmFailureKind } from "./llm-port.js";
-import { finishReasonOf, LlmErrorCode, WireLlmRequestFields, WireLlmResponse } from "../../../sandbox/src/index.js";
+import { finishReasonOf, LlmErrorCode, WireLlmRequestFields, WireLlmResponse } from "../kernel/index.js";
 
 /** 2: tool calls, tool messages and tools in requests; toolCalls and a closed finishReason in responses; the agent's error code. Version 1 lines still read. */
 export const TRANSCRIPT_SCHEMA_VERSION = 2;

@@ -6,7 +6,7 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { EvolveError } from "../../../sandbox/src/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { GenerationRecord, Tree } from "../archive/index.js";
 import { applyPatch, lineageOf, readPatch, readRun, rebuildSnapshot, writeTree } from "../archive/index.js";
 import { readArena, suiteOfGeneration, taskWithSuite } from "../arena/index.js";

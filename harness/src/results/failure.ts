@@ -3,7 +3,7 @@
  * gates produce these codes, the archive record is read back through it (a code that is
  * not here, or not of its stage, is a corrupt record), and the CLI, the report and the
  * tests read the same names. A failure of the harness itself is never one of these: it is
- * an `EvolveError` (harness/src/errors).
+ * an `EvolveError` (harness/src/kernel/errors.ts).
  */
 import { z } from "zod";
 

@@ -3,7 +3,7 @@
  * schema and its inferred type under one name: records are read back through these.
  */
 import { z } from "zod";
-import { WireJson } from "../../../sandbox/src/index.js";
+import { WireJson } from "../kernel/index.js";
 
 // ---- validation -------------------------------------------------------------------------
 

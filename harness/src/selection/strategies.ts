@@ -4,7 +4,7 @@
  * on one candidate and never touch the RNG.
  */
 import { z } from "zod";
-import { assertNever } from "../errors/index.js";
+import { assertNever } from "../kernel/index.js";
 import type { SelectionCandidate } from "./candidates.js";
 import { compareIds } from "./candidates.js";
 

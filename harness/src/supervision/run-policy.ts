@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { GlobPattern } from "./glob.js";
 
 const Patterns = z.array(GlobPattern).max(100);

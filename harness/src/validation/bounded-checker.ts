@@ -11,7 +11,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { failure, type ValidationFailure } from "../results/index.js";
-import { EvolveError, type ErrorCode } from "../errors/index.js";
+import { EvolveError, type ErrorCode } from "../kernel/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { CheckLimits } from "./check-limits.js";
 import type { StaticOutcome, StaticPhase, StaticRequest } from "./static-checks.js";

@@ -6,7 +6,7 @@
  * satisfy near the heap limit, and that must never be the harness.
  */
 import { getHeapStatistics } from "node:v8";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { runStaticChecks, type StaticPhase } from "./static-checks.js";
 import { TreeCompiler } from "./tree-compiler.js";

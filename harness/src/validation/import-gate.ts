@@ -6,16 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
-import {
-  type ImportCheck,
-  type RuntimeImage,
-  type Runtime,
-  type SandboxEngine,
-  type SandboxLabels,
-  assertNever,
-  checkImports,
-  TESTER_ENTRY,
-} from "../../../sandbox/src/index.js";
+import { type ImportCheck, type RuntimeImage, type SandboxEngine, type SandboxLabels, checkImports, TESTER_ENTRY } from "../../../sandbox/src/index.js";
+import { type Runtime, assertNever } from "../kernel/index.js";
 import { TESTER_FILE } from "./tester-entry.js";
 
 /** Where and how long the import check runs. */

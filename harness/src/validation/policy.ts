@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { firstMatchOf } from "../supervision/index.js";
 import type { PolicyCaps } from "./policy-caps.js";
 import { TESTER_FILE } from "./tester-entry.js";

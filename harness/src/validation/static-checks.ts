@@ -6,7 +6,7 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ValidationFailure, ValidationTimings } from "../results/index.js";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 import { checkPolicy } from "./policy.js";
 import { PolicyCaps } from "./policy-caps.js";
 import type { EmittedFile, TreeCompiler } from "./tree-compiler.js";

@@ -2,13 +2,13 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 
 /** Host paths of the declarations every agent compile uses. */
 export interface ToolchainPaths {
   /** The harness's node_modules folder (typescript, ts-morph, @types/node live here). */
   nodeModules: string;
-  /** harness/src/contract/evolve-contract.d.ts: added to every compile. */
+  /** harness/src/kernel/evolve-contract.d.ts: added to every compile. */
   contractFile: string;
   /** Declarations of the packages the runtime image provides, by import name. */
   packageTypes: ReadonlyMap<string, string>;
@@ -24,7 +24,7 @@ export function defaultToolchainPaths(): ToolchainPaths {
     require.resolve("@types/node/package.json");
     return {
       nodeModules,
-      contractFile: fileURLToPath(new URL("../contract/evolve-contract.d.ts", import.meta.url)),
+      contractFile: fileURLToPath(new URL("../kernel/evolve-contract.d.ts", import.meta.url)),
       packageTypes: new Map([
         ["typescript", join(typescriptRoot, "lib", "typescript.d.ts")],
         ["ts-morph", tsMorphTypes],

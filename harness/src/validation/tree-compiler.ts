@@ -15,7 +15,7 @@ import { findImportViolation } from "./import-rule.js";
 import { TESTER_FILE } from "./tester-entry.js";
 import { type ToolchainPaths, defaultToolchainPaths } from "./toolchain-paths.js";
 import { type CacheInput, CandidateKeys, VerifiedCache } from "./verified-cache.js";
-import { EvolveError } from "../errors/index.js";
+import { EvolveError } from "../kernel/index.js";
 
 /** An emitted JS file, by its path relative to the build dir. */
 export interface EmittedFile {

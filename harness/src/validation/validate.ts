@@ -7,12 +7,8 @@
  */
 import { z } from "zod";
 import type { ValidationFailure, ValidationTimings } from "../results/index.js";
-import {
-  type Runtime,
-  type RuntimeImage,
-  type SandboxEngine,
-  type SandboxLabels,
-} from "../../../sandbox/src/index.js";
+import { type RuntimeImage, type SandboxEngine, type SandboxLabels } from "../../../sandbox/src/index.js";
+import { type Runtime } from "../kernel/index.js";
 import { BoundedChecker } from "./bounded-checker.js";
 import { CheckLimits, DEFAULT_CHECK_LIMITS } from "./check-limits.js";
 import { checkImportGate } from "./import-gate.js";

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { newSessionId, type Runtime, type RuntimeImage, type SandboxEngine, type SandboxLabels } from "../../../sandbox/src/index.js";
+import { newSessionId, type RuntimeImage, type SandboxEngine, type SandboxLabels } from "../../../sandbox/src/index.js";
+import { type Runtime } from "../../../harness/src/kernel/index.js";
 import { loadTask, type Task } from "../../../harness/src/evaluation/index.js";
 import { testEngine } from "../../support/test-engine.js";
 import { checkHost, createSentinel, type Sentinel } from "./host-guard.js";

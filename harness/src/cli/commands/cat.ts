@@ -2,7 +2,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { generationPaths, isSafeRelativePath, readGeneration } from "../../archive/index.js";
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunArg } from "../inspect/run-arg.js";

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand, CommandInput } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
 import { resolveTaskArg } from "../task-arg.js";

@@ -2,7 +2,7 @@
  * `evolve approve <run> <gen> [--note TEXT]` and `evolve reject <run> <gen> --reason TEXT`:
  * a person's decision on a child that waits for approval (cli/supervise/decide.ts).
  */
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { ApprovalDecision } from "../../archive/index.js";
 import type { CliCommand } from "../command.js";
 import { stringOption } from "../inspect/load-run.js";

@@ -2,7 +2,7 @@
 import { generationPaths, readGeneration, readOwnTree } from "../../archive/index.js";
 import type { Tree } from "../../archive/index.js";
 import { diffTrees } from "../../archive/index.js";
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";

@@ -1,5 +1,5 @@
 /** `evolve doctor`: what the harness sees, and the fix for each problem. */
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { SandboxEngine } from "../../../../sandbox/src/index.js";
 import type { CliCommand } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";

@@ -7,7 +7,7 @@ import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
 import { formatTable } from "../inspect/table.js";
 import { oneLine } from "../../text/index.js";
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 
 /** Characters of a summary in the lineage table. */
 const SUMMARY_COLUMN = 100;

@@ -2,7 +2,7 @@
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
 
 const TEMPLATES = resolve(import.meta.dirname, "../../../../templates");

@@ -1,5 +1,5 @@
 /** `evolve replay <run> <gen> [--all]`: does the lineage reproduce from the archive alone? */
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunArg } from "../inspect/run-arg.js";

@@ -1,7 +1,7 @@
 /** `evolve show RUN arena` and `evolve show RUN t0003`: an arena run's rounds, and one test generation in words. */
 import type { TesterRecord } from "../../arena/index.js";
 import { readArena, TesterId } from "../../arena/index.js";
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import { arenaLines, arenaRounds, formatMs } from "../../report/index.js";
 import { failureLabel } from "../../results/index.js";
 import { oneLine } from "../../text/index.js";

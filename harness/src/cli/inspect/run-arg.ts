@@ -1,5 +1,5 @@
 /** Turning `<run>` and `<gen>` arguments into a run folder and a generation id. */
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { bestGeneration, formatGenerationId, GenerationId, resolveRunDir } from "../../archive/index.js";
 import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/run-options.js";

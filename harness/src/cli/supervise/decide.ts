@@ -15,7 +15,7 @@ import {
   timeoutDecision,
   type ApprovalDecision,
 } from "../../archive/index.js";
-import { EvolveError } from "../../errors/index.js";
+import { EvolveError } from "../../kernel/index.js";
 import { timedOut } from "../../supervision/index.js";
 import { resolveGenerationArg, resolveRunArg } from "../inspect/run-arg.js";
 

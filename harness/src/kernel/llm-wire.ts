@@ -4,8 +4,8 @@
  * JSON (so a malformed request can never be a protocol violation that kills the container);
  * the host's broker parses it with `WireLlmRequest` and answers with a `WireLlmAnswer`,
  * a refusal included; the openai port, transcripts and the replay port take the parsed
- * types. It lives in the sandbox because the protocol needs it and the sandbox imports
- * nothing of the harness; the contract's LLM types are checked against it below.
+ * types. It lives in the kernel because the runner protocol, the sandbox and the broker all
+ * speak it; the contract's LLM types are checked against it below.
  */
 import { z } from "zod";
 import type * as Contract from "@evolve/contract";
@@ -176,7 +176,7 @@ function toolProblems(request: z.infer<typeof WireLlmRequestFields>): ToolProble
   return problems.slice(0, 5);
 }
 
-// The contract (harness/src/contract/evolve-contract.d.ts) is what agents compile against; these
+// The contract (harness/src/kernel/evolve-contract.d.ts) is what agents compile against; these
 // fail to compile when it and the schemas above drift apart.
 /** Identical types (not merely assignable both ways: an extra optional field on one side counts). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -1,0 +1,45 @@
+/**
+ * The kernel: the vocabulary every layer speaks, the sandbox included. The base error and
+ * its codes, plain JSON, the runtimes, how a container call ends, the LLM wire and the
+ * agent contract (the ambient module `@evolve/contract` in evolve-contract.d.ts). It imports
+ * nothing of the project; everything else may import it.
+ */
+export { CommonErrorCode, ErrorCode, EvolveError, HarnessErrorCode, SandboxErrorCode, assertNever } from "./errors.js";
+export { WireJson } from "./wire-json.js";
+export { Runtime } from "./runtime.js";
+export { ContainerEndKind, type ContainerEnd } from "./container-end.js";
+export {
+  LlmErrorCode,
+  MAX_SCHEMA_DEPTH,
+  MAX_TOOLS,
+  TOOL_NAME,
+  WireLlmAnswer,
+  WireLlmFinishReason,
+  WireLlmMessage,
+  WireLlmRequest,
+  WireLlmRequestFields,
+  WireLlmResponse,
+  WireLlmTool,
+  WireLlmToolCall,
+  WireLlmToolChoice,
+  finishReasonOf,
+  isShallowJsonObject,
+  llmRefusal,
+} from "./llm-wire.js";
+export {
+  EvaluateCallMessage,
+  LlmCallMessage,
+  LoadErrorMessage,
+  ReadyMessage,
+  ResultMessage,
+  RunnerMessage,
+  ToolMessage,
+  type CallMessage,
+  type EvaluateResultMessage,
+  type FilesMessage,
+  type HostMessage,
+  type InitMessage,
+  type LlmResultMessage,
+  type RunnerMode,
+  type ShutdownMessage,
+} from "./runner-protocol.js";
