@@ -5,7 +5,7 @@
  * it took. The loop is measured from the outside: no harness code changes, isolation intact.
  */
 import type { RunningSandbox, SandboxEngine } from "../../sandbox/src/index.js";
-import type { ContainerRunOptions, SandboxLabels, SandboxSpec } from "../../sandbox/src/types.js";
+import type { ContainerRunOptions, SandboxLabels, SandboxSpec } from "../../sandbox/src/port/sandbox-port.js";
 
 /** What one sandbox did, in performance.now() milliseconds (null: did not happen). */
 export interface SandboxTrace {

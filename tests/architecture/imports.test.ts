@@ -45,7 +45,7 @@ const OWNERS: Record<string, (file: string) => boolean> = {
   openai: (f) => f.startsWith("harness/src/llm/"),
   "ts-morph": (f) => f.startsWith("harness/src/validation/"),
   // The compile gate; and the runtime image, which transpiles the runner it ships.
-  typescript: (f) => f.startsWith("harness/src/validation/") || f === "sandbox/src/runtime-image.ts",
+  typescript: (f) => f.startsWith("harness/src/validation/") || f === "sandbox/src/docker/runtime-image.ts",
 };
 
 function sources(dir: string): string[] {
@@ -146,7 +146,7 @@ describe("dependency rules", () => {
 
   it("connect to Docker in one wiring point: the sandbox makes clients in one file, the harness calls it from one", () => {
     const makesClients = TRUSTED.filter((f) => /new Docker\(/.test(readFileSync(join(ROOT, f), "utf8")));
-    expect(makesClients).toEqual(["sandbox/src/connect-engines.ts"]);
+    expect(makesClients).toEqual(["sandbox/src/connect/connect-engines.ts"]);
     const connects = TRUSTED.filter((f) => f.startsWith("harness/") && /\bconnectEngines\b/.test(readFileSync(join(ROOT, f), "utf8")));
     expect(connects).toEqual(["harness/src/cli/engine-wiring.ts"]);
   });

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DockerEngine } from "../../sandbox/src/docker-engine.js";
+import { DockerEngine } from "../../sandbox/src/docker/docker-engine.js";
 
 let server: Server | null = null;
 let dir: string | null = null;

@@ -13,7 +13,7 @@ import { TESTER_FILE } from "./tester-entry.js";
 /** Where and how long the import check runs. */
 export interface ImportGateOptions {
   engine: SandboxEngine;
-  image: string | RuntimeImage;
+  image: RuntimeImage;
   labels: SandboxLabels;
   runtime?: Runtime;
   timeoutMs: number;

@@ -39,7 +39,7 @@ export interface ValidateOptions extends StaticCheckOptions {
   /** Engine for the import gate (the caller's: the harness connects in one place). */
   engine: SandboxEngine;
   /** Runtime image; `engine.ensureRuntimeImage()` when absent. */
-  image?: string | RuntimeImage;
+  image?: RuntimeImage;
   /** Container labels: the caller's session, so its sweeps find them. */
   labels: SandboxLabels;
   runtime?: Runtime;

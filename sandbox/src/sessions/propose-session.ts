@@ -5,7 +5,7 @@
  * engine failing throws. The container is removed on every path.
  */
 import { DEFAULT_STDOUT_CAP, describeEnd, openRunnerChannel, type AgentContainerOptions } from "./runner-channel.js";
-import type { WireJson } from "../../harness/src/kernel/index.js";
+import type { WireJson } from "../../../harness/src/kernel/index.js";
 
 /** What the runner needs to call `propose`, and the bounds of the call. */
 export interface ProposeOptions extends Omit<AgentContainerOptions, "onTool" | "onEvaluate" | "stdoutCapBytes"> {

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { buildTar } from "../../tests/support/tar-builder.js";
-import type { TarSpecEntry } from "../../tests/support/tar-builder.js";
+import { buildTar } from "../../../tests/support/tar-builder.js";
+import type { TarSpecEntry } from "../../../tests/support/tar-builder.js";
 import { extractSafely } from "./safe-extract.js";
 
 async function extract(entries: TarSpecEntry[], caps = {}) {

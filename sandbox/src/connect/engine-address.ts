@@ -7,7 +7,7 @@
 import type Docker from "dockerode";
 import { dockerConfigDir, readDockerContext, readTlsFiles, type TlsFiles } from "./docker-context.js";
 import type { EngineEntry } from "./engine-selection.js";
-import { EvolveError } from "../../harness/src/kernel/index.js";
+import { EvolveError } from "../../../harness/src/kernel/index.js";
 import { hostKeyVerifier, keysFor, knownHostsName, readKnownHosts } from "./known-hosts.js";
 
 export interface EngineAddress {

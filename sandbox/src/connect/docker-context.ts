@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { EvolveError } from "../../harness/src/kernel/index.js";
+import { EvolveError } from "../../../harness/src/kernel/index.js";
 
 const ContextMeta = z.object({
   Name: z.string(),

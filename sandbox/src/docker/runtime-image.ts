@@ -13,7 +13,7 @@ import { chmod, copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SANDBOX_UID } from "./limits.js";
+import { SANDBOX_UID } from "../port/limits.js";
 
 /** Where node sits inside the image built from scratch. */
 export const IMAGE_NODE = "/usr/local/bin/node";
@@ -21,7 +21,7 @@ export const RUNNER_MAIN = "/opt/evolve/runner/main.js";
 const FORMAT_VERSION = "5";
 const TOOLCHAIN_ROOTS = ["typescript", "ts-morph"];
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
 export interface ImageInputs {
   baseImage: string | null;

@@ -1,5 +1,5 @@
 /** Defaults for every container and every extraction; callers override per field. */
-import type { ExtractCaps, SandboxLimits } from "./types.js";
+import type { ExtractCaps, SandboxLimits } from "./sandbox-port.js";
 
 export const DEFAULT_LIMITS: SandboxLimits = {
   memoryBytes: 512 * 1024 * 1024,

@@ -3,7 +3,7 @@
  * refused, an engine certificate this host does not trust, or nothing answering at all.
  */
 import type { EngineAddress } from "./engine-address.js";
-import { EvolveError } from "../../harness/src/kernel/index.js";
+import { EvolveError } from "../../../harness/src/kernel/index.js";
 
 /** The engine's certificate is not one this host trusts (or it names another host). */
 const UNTRUSTED_SERVER = /SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ALTNAME|CERT_UNTRUSTED|CERT_REJECTED|self[- ]signed|unable to verify|does not match certificate/i;

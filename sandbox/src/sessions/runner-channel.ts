@@ -5,11 +5,10 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AGENT_DIR } from "../runner/protocol.js";
-import { llmRefusal, RunnerMessage, type FilesMessage, type HostMessage, type ToolMessage, type WireJson, type WireLlmAnswer } from "../../harness/src/kernel/index.js";
-import type { RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
-import { runnerCommand } from "./runtime-image.js";
-import type { ExtractCaps, ExtractResult, Runtime, RunOutcome, SandboxLabels, SandboxLimits } from "./types.js";
+import { AGENT_DIR } from "../../runner/protocol.js";
+import { llmRefusal, RunnerMessage, type FilesMessage, type HostMessage, type ToolMessage, type WireJson, type WireLlmAnswer } from "../../../harness/src/kernel/index.js";
+import type { RunningSandbox, RuntimeImage, SandboxEngine } from "../port/sandbox-port.js";
+import type { ExtractCaps, ExtractResult, Runtime, RunOutcome, SandboxLabels, SandboxLimits } from "../port/sandbox-port.js";
 
 /** The meta agent's workspace as it is now, for the host to take out (through the safe extractor). */
 export interface LiveWorkspace {
@@ -19,8 +18,8 @@ export interface LiveWorkspace {
 
 export interface AgentContainerOptions {
   engine: SandboxEngine;
-  /** The runtime image (or its tag, for the image built from scratch). */
-  image: string | RuntimeImage;
+  /** The runtime image: its tag and the command that starts the runner in it. */
+  image: RuntimeImage;
   labels: SandboxLabels;
   /** Host folder with the emitted JS of the agent; it becomes /work/build. */
   buildDir: string;
@@ -72,7 +71,7 @@ async function filesMessage(root: FilesMessage["root"], dir: string): Promise<Fi
 
 /** Start the runner with the build (and agent tree) in place; caller removes `sandbox`. */
 export async function openRunnerChannel(options: AgentContainerOptions, agentDir?: string): Promise<RunnerChannel> {
-  const image = typeof options.image === "string" ? { tag: options.image, command: runnerCommand(null) } : options.image;
+  const image = options.image;
   const spec = {
     image: image.tag,
     command: image.command,

@@ -5,10 +5,10 @@
  * failed and the engine does not answer, or the engine went down while it ran): the fleet
  * reports it, so the harness redoes the work rather than blame the agent.
  */
-import { EvolveError } from "../../harness/src/kernel/index.js";
+import { EvolveError } from "../../../harness/src/kernel/index.js";
 import type { FleetMember } from "./fleet-member.js";
-import type { CreatedSandbox, RunningSandbox } from "./sandbox-port.js";
-import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome, SandboxLabels } from "./types.js";
+import type { CreatedSandbox, RunningSandbox } from "../port/sandbox-port.js";
+import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome, SandboxLabels } from "../port/sandbox-port.js";
 
 /** What a sandbox needs of its fleet. */
 export interface FleetHooks {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hostArchitecture, refusal } from "./connect-engines.js";
-import type { EngineInfo } from "./types.js";
+import type { EngineInfo } from "../port/sandbox-port.js";
 
 const info = (over: Partial<EngineInfo>): EngineInfo => ({
   endpoint: "tcp://192.0.2.1:2376",

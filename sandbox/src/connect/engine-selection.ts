@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { EvolveError } from "../../harness/src/kernel/index.js";
+import { EvolveError } from "../../../harness/src/kernel/index.js";
 
 /** The most containers one engine is given at once, whatever it reports. */
 export const MAX_SLOTS = 64;

@@ -2,9 +2,12 @@
  * The sandbox port: what the harness asks of wherever containers run. One Docker engine
  * (docker-engine.ts) and a fleet of several (engine-fleet.ts) both implement it; the harness
  * never knows which. A created and a running sandbox are different types: a created one has
- * no stdio and no files, a running one cannot be started again.
+ * no stdio and no files, a running one cannot be started again. The values that cross the
+ * port (what a sandbox is asked for, how it ended, what an engine is) are at the end.
  */
-import type { ContainerRunOptions, EngineInfo, ExtractCaps, ExtractResult, RunOutcome, SandboxLabels, SandboxSpec, SweepResult } from "./types.js";
+import type { Runtime } from "../../../harness/src/kernel/index.js";
+
+export type { Runtime };
 
 export interface RuntimeImage {
   tag: string;
@@ -91,4 +94,85 @@ export interface SandboxEngine {
   engines(): EngineStatus[];
   /** Placement and health events from now on; returns the function that stops them. */
   watch(listener: (event: EngineEvent) => void): () => void;
+}
+
+// ---- values that cross the port ------------------------------------------------------
+
+/** Resource limits of one container; every field has a default (DEFAULT_LIMITS). */
+export interface SandboxLimits {
+  memoryBytes: number;
+  /** CPU quota in units of 1e-9 CPUs (Docker's NanoCpus). */
+  nanoCpus: number;
+  pidsLimit: number;
+  tmpfsBytes: number;
+  /** Cap of the json-file log driver (Docker keeps it on the host). */
+  logBytes: number;
+}
+
+/** Labels put on every container and volume so dead sessions can be swept. */
+export interface SandboxLabels {
+  /** One id per harness process: the sweep at start-up removes other, dead sessions. */
+  session: string;
+  run?: string;
+  generation?: string;
+  phase?: string;
+}
+
+export interface SandboxSpec {
+  image: string;
+  command: string[];
+  labels: SandboxLabels;
+  runtime?: Runtime;
+  limits?: Partial<SandboxLimits>;
+}
+
+export interface ContainerRunOptions {
+  /** Wall clock from start; at expiry the container is killed with SIGKILL. */
+  timeoutMs: number;
+  stdoutCapBytes: number;
+  stderrCapBytes: number;
+  /** Called for each complete stdout line (without the newline), until the cap. */
+  onStdoutLine?: (line: string) => void;
+}
+
+/** How a container's one process ended: a value, never an exception. */
+export interface RunOutcome {
+  exitCode: number | null;
+  timedOut: boolean;
+  oomKilled: boolean;
+  /** Killed by the host before it ended by itself (timeout, or kill() called). */
+  killed: boolean;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** Capped stderr, decoded as UTF-8. */
+  stderr: string;
+  durationMs: number;
+}
+
+/** Caps for taking a directory out of a container; defaults in DEFAULT_EXTRACT_CAPS. */
+export interface ExtractCaps {
+  maxEntries: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+}
+
+export type ExtractResult =
+  | { ok: true; files: number; bytes: number }
+  | { ok: false; reason: string };
+
+/** What an engine says of itself (docker version and info). */
+export interface EngineInfo {
+  endpoint: string;
+  version: string;
+  apiVersion: string;
+  runtimes: Runtime[];
+  /** As Docker reports it: x86_64, aarch64, ... */
+  architecture: string;
+  cpus: number;
+  memoryBytes: number;
+}
+
+export interface SweepResult {
+  containers: number;
+  volumes: number;
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveEngineAddress, uniqueNames } from "./engine-address.js";
 import { engineSelection } from "./engine-selection.js";
-import { defaultSlots } from "./fleet-member.js";
+import { defaultSlots } from "../fleet/fleet-member.js";
 
 let config: string;
 let certs: string;

@@ -6,12 +6,12 @@
  * the sandboxes on it are lost (reported, never waited on); when it answers again its strays
  * are swept, its image checked, and it takes containers again.
  */
-import { EvolveError, Runtime } from "../../harness/src/kernel/index.js";
+import { EvolveError, Runtime } from "../../../harness/src/kernel/index.js";
 import type { FleetMember } from "./fleet-member.js";
 import { FleetSandbox, type FleetHooks } from "./fleet-sandbox.js";
-import { RuntimeImageSource } from "./runtime-image.js";
-import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "./sandbox-port.js";
-import type { ContainerRunOptions, EngineInfo, SandboxLabels, SandboxSpec, SweepResult } from "./types.js";
+import { RuntimeImageSource } from "../docker/runtime-image.js";
+import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/sandbox-port.js";
+import type { ContainerRunOptions, EngineInfo, SandboxLabels, SandboxSpec, SweepResult } from "../port/sandbox-port.js";
 
 export interface HealthSettings {
   /** Between two pings of every engine. */

@@ -3,10 +3,10 @@
  * process runs on it. Going down resolves the promise every sandbox on it races against, so
  * nothing waits on an engine that stopped answering.
  */
-import type { DockerEngine } from "./docker-engine.js";
-import { MAX_SLOTS } from "./engine-selection.js";
-import type { EngineStatus } from "./sandbox-port.js";
-import type { EngineInfo, Runtime, SandboxLimits } from "./types.js";
+import type { DockerEngine } from "../docker/docker-engine.js";
+import { MAX_SLOTS } from "../connect/engine-selection.js";
+import type { EngineStatus } from "../port/sandbox-port.js";
+import type { EngineInfo, Runtime, SandboxLimits } from "../port/sandbox-port.js";
 
 /** Memory kept back from containers on every engine: for the engine itself and its page cache. */
 const MEMORY_RESERVE = 0.1;

@@ -6,8 +6,8 @@
  * (and phase "pool"), since their generation is not known when they are made.
  */
 import type { DockerSandbox } from "./docker-sandbox.js";
-import type { RunningSandbox } from "./sandbox-port.js";
-import type { ContainerRunOptions, SandboxSpec } from "./types.js";
+import type { RunningSandbox } from "../port/sandbox-port.js";
+import type { ContainerRunOptions, SandboxSpec } from "../port/sandbox-port.js";
 
 type Make = (spec: SandboxSpec) => Promise<DockerSandbox>;
 

@@ -4,11 +4,11 @@
  * instances one call at a time (solve session). Outcomes are values; containers and
  * volumes are removed on every path.
  */
-import { AGENT_DIR } from "../runner/protocol.js";
-import type { InitMessage } from "../runner/protocol.js";
+import { AGENT_DIR } from "../../runner/protocol.js";
+import type { InitMessage } from "../../runner/protocol.js";
 import { describeEnd, openRunnerChannel } from "./runner-channel.js";
 import type { AgentContainerOptions } from "./runner-channel.js";
-import type { ExtractCaps, ExtractResult, RunOutcome } from "./types.js";
+import type { ExtractCaps, ExtractResult, RunOutcome } from "../port/sandbox-port.js";
 
 export type ImportCheck =
   | { ok: true; exports: Record<string, string>; outcome: RunOutcome }

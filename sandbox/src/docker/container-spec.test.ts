@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { containerCreateOptions, RUNSC_PIDS_HEADROOM, workspaceVolumeOptions } from "./container-spec.js";
-import { DEFAULT_LIMITS, SANDBOX_UID } from "./limits.js";
+import { DEFAULT_LIMITS, SANDBOX_UID } from "../port/limits.js";
 
 describe("hardened container spec", () => {
   const spec = containerCreateOptions(
