@@ -1,20 +1,13 @@
-/** The sandbox: the only code that imports dockerode or tar-fs. Its vocabulary (errors, JSON, the runner protocol) is the kernel's. */
-export { connectEngines } from "./connect/connect-engines.js";
-export type { ConnectOptions, EngineConnector, EngineOptions } from "./connect/connect-engines.js";
-export { newSessionId } from "./docker/docker-engine.js";
-export { DEFAULT_HEALTH } from "./fleet/engine-fleet.js";
-export type { HealthSettings } from "./fleet/engine-fleet.js";
-export { engineSelection, EngineEntry, EngineSelection, EnginesFile, LOCAL_ENGINE } from "./connect/engine-selection.js";
-export type * from "./port/sandbox-port.js";
-export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./docker/container-spec.js";
-export { DEFAULT_EXTRACT_CAPS, DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, SANDBOX_UID } from "./port/limits.js";
-export { extractSafely, planExtraction } from "./extract/safe-extract.js";
-export type * from "./port/sandbox-port.js";
-export { checkImports, openSolveSession, runImprove } from "./sessions/runner-session.js";
-export type { ImportCheck, ImproveInit, ImproveOptions, ImproveOutcome, SolveReply, SolveSession, SolveSessionOptions } from "./sessions/runner-session.js";
-export { runPropose } from "./sessions/propose-session.js";
-export type { ProposeAnswer, ProposeFailureKind, ProposeOptions } from "./sessions/propose-session.js";
-export type { AgentContainerOptions, LiveWorkspace } from "./sessions/runner-channel.js";
-export { describeEnd } from "./sessions/runner-channel.js";
+/**
+ * The sandbox: the container runtime, and the only code that imports dockerode or tar-fs.
+ * Its vocabulary (errors, JSON, the runner protocol, how a container call ends) is the
+ * kernel's (harness/src/kernel). Rooms: port/, docker/, connect/, fleet/, sessions/, extract/.
+ */
+export * from "./port/index.js";
+export * from "./connect/index.js";
+export * from "./sessions/index.js";
+export { DEFAULT_HEALTH, type HealthSettings } from "./fleet/index.js";
+export { containerCreateOptions, dockerLabels, newSessionId, workspaceVolumeOptions } from "./docker/index.js";
+export { extractSafely, planExtraction } from "./extract/index.js";
 export { TESTER_ENTRY } from "../runner/protocol.js";
 export { seededRandom } from "../runner/seeded-random.js";

@@ -57,7 +57,7 @@ describe("runPropose", () => {
 
   it("reports a tester that throws", async () => {
     const answer = await propose(`export async function propose() { throw new Error("no ideas"); }\n`);
-    expect(answer).toMatchObject({ ok: false, kind: "threw" });
+    expect(answer).toMatchObject({ ok: false, kind: "error" });
     expect(answer.ok ? "" : answer.reason).toContain("no ideas");
   });
 
@@ -118,7 +118,7 @@ describe("runPropose", () => {
 
   it("reports a tester that exits the process as a crash", async () => {
     const answer = await propose(`export async function propose() { process.exit(3); }\n`);
-    expect(answer).toMatchObject({ ok: false, kind: "crashed" });
+    expect(answer).toMatchObject({ ok: false, kind: "crash" });
     expect(answer.ok ? "" : answer.reason).toContain("code 3");
   });
 });

@@ -30,18 +30,18 @@ describe("import check", () => {
   it("reports a module that throws at load", async () => {
     const result = await checkImports({ ...base(), buildDir: await writeJsBuild({ task: `throw new Error("boom at load");\n` }), timeoutMs: 15_000 });
     expect(result.ok).toBe(false);
-    expect(result.ok ? null : result.reason).toBe("load_error");
-    expect(result.ok ? "" : result.message).toContain("boom at load");
+    expect(result.ok ? null : result.kind).toBe("load_error");
+    expect(result.ok ? "" : result.reason).toContain("boom at load");
   });
 
   it("reports a module that loops forever at load", async () => {
     const result = await checkImports({ ...base(), buildDir: await writeJsBuild({ meta: `for (;;) {}\n` }), timeoutMs: 3_000 });
-    expect(result.ok ? null : result.reason).toBe("load_timeout");
+    expect(result.ok ? null : result.kind).toBe("timeout");
   });
 
   it("reports a module that exits at load", async () => {
     const result = await checkImports({ ...base(), buildDir: await writeJsBuild({ task: `process.exit(0);\n` }), timeoutMs: 15_000 });
-    expect(result.ok ? null : result.reason).toBe("exited");
+    expect(result.ok ? null : result.kind).toBe("crash");
   });
 });
 
@@ -125,7 +125,7 @@ describe("improve", () => {
       },
       onTool: (event) => tools.push(event),
     });
-    expect(result.error).toBeNull();
+    expect(result.end).toBeNull();
     expect(result.report).toEqual({ summary: "wrote 1", changedFiles: ["task/new.ts", "task/index.ts"] });
     expect(result.extracted).toMatchObject({ ok: true, files: 2 });
     expect(await readFile(join(takeTo, "task/new.ts"), "utf8")).toContain("echo:hi there");
@@ -166,7 +166,7 @@ describe("improve", () => {
         return { ok: true, response: { content: "hi", toolCalls: [], finishReason: "stop", promptTokens: 1, completionTokens: 1 } };
       },
     });
-    expect(result.error, result.outcome.stderr).toBeNull();
+    expect(result.end, result.outcome.stderr).toBeNull();
     expect(result.report).toEqual({
       summary: "bad-field:invalid_request:true bigint:invalid_request:true cycle:invalid_request:true huge:invalid_request:true fine:answered",
       changedFiles: [],
@@ -188,7 +188,7 @@ describe("improve", () => {
       init: { task: "demo", seed: 1, llmAvailable: false, deadline: Date.now() + 2_000, request: {} },
     });
     expect(result.outcome.timedOut).toBe(true);
-    expect(result.error).toContain("time limit");
+    expect(result.end).toMatchObject({ kind: "timeout", reason: expect.stringContaining("time limit") });
     expect(result.extracted.ok).toBe(false);
   });
 });

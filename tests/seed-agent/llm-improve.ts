@@ -84,7 +84,7 @@ export async function improveWithLlm(run: ImproveRun) {
     onLlm: run.onLlm,
     ...(run.onTool === undefined ? {} : { onTool: run.onTool }),
   });
-  expect(result.error, result.outcome.stderr).toBeNull();
+  expect(result.end, result.outcome.stderr).toBeNull();
   return { report: result.report as ImproveReport, tree: await readOwnTree(takeTo), takeTo, stderr: result.outcome.stderr };
 }
 

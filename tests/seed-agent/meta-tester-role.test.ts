@@ -120,7 +120,7 @@ describe("seed meta agent, tester role, with a model", () => {
         return { ok: true, response: { content: reply, toolCalls: [], finishReason: "stop", promptTokens: 10, completionTokens: 10 } };
       },
     });
-    expect(result.error, result.outcome.stderr).toBeNull();
+    expect(result.end, result.outcome.stderr).toBeNull();
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain("TESTER");
     expect(prompts[0]).toContain("## tester/index.ts");

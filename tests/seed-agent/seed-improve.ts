@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { ImproveReport } from "@evolve/contract";
-import { runImprove, type AgentContainerOptions } from "../../sandbox/src/index.js";
+import { runImprove, type EvaluateService } from "../../sandbox/src/index.js";
 import { type WireJson } from "../../harness/src/kernel/index.js";
 import type { TestEngine } from "../support/test-engine.js";
 import { readOwnTree } from "../../harness/src/archive/index.js";
@@ -16,7 +16,7 @@ export interface SeedImprove {
   task: string;
   seed: number;
   request: WireJson;
-  onEvaluate?: AgentContainerOptions["onEvaluate"];
+  onEvaluate?: EvaluateService["answer"];
 }
 
 /** `improve` without an LLM; fails the test unless it returned and its tree came out. */
@@ -31,9 +31,9 @@ export async function seedImprove(env: TestEngine, o: SeedImprove): Promise<{ re
     takeTo,
     timeoutMs: 120_000,
     init: { task: o.task, seed: o.seed, llmAvailable: false, deadline: Date.now() + 100_000, request: o.request },
-    ...(o.onEvaluate === undefined ? {} : { onEvaluate: o.onEvaluate }),
+    ...(o.onEvaluate === undefined ? {} : { evaluate: { answer: o.onEvaluate, unavailable: (reason: string) => ({ outcome: "refused", reason, remaining: 0 }) } }),
   });
-  expect(result.error, result.outcome.stderr).toBeNull();
+  expect(result.end, result.outcome.stderr).toBeNull();
   expect(result.extracted.ok).toBe(true);
   return { report: result.report as ImproveReport, tree: await readOwnTree(takeTo), takeTo };
 }

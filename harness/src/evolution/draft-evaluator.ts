@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { EvaluateResult } from "@evolve/contract";
-import type { LiveWorkspace } from "../../../sandbox/src/index.js";
+import type { EvaluateService, LiveWorkspace } from "../../../sandbox/src/index.js";
 import type { WireJson } from "../kernel/index.js";
 import { diffDirectories, type EvaluateCalls } from "../archive/index.js";
 import { evaluateCandidate } from "../evaluation/index.js";
@@ -22,7 +22,7 @@ import { capText } from "../text/index.js";
 import { countingEngine } from "./counting-engine.js";
 import { planDraftRequest } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
-import type { RunContext } from "./run-context.js";
+import { containerLabels, type RunContext } from "./run-context.js";
 import { validateStep } from "./validate-step.js";
 
 /** No call begins with less than this before the meta agent's deadline. */
@@ -44,7 +44,9 @@ export interface DraftEvaluatorInput {
 
 /** One generation's ctx.evaluate service. */
 export interface DraftEvaluator {
-  /** The channel's onEvaluate: always settles with an EvaluateResult. */
+  /** ctx.evaluate for the improve container: `answer` always settles with an EvaluateResult. */
+  readonly service: EvaluateService;
+  /** The same `answer`, for tests. */
   readonly onEvaluate: (request: unknown, workspace: LiveWorkspace) => Promise<WireJson>;
   /** Every call so far (refusals up to a cap), in arrival order. */
   transcript(): EvaluateTranscriptEntry[];
@@ -144,7 +146,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
         image: ctx.sandbox.image,
         task: ctx.task,
         buildDir: build,
-        labels: { session: ctx.sandbox.session, run: ctx.runId, generation: input.generationId, phase: "draft-evaluate" },
+        labels: containerLabels(ctx, input.generationId, "draft-evaluate"),
         runtime: ctx.sandbox.runtime,
         seed: ctx.evaluationSeed,
         visible: plan.kind === "visible" ? "full" : "stage1",
@@ -210,6 +212,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
 
   return {
     onEvaluate,
+    service: { answer: onEvaluate, unavailable: (reason: string) => refusal(reason) as unknown as WireJson },
     transcript: () => entries.map((e) => structuredClone(e)),
     usage: () => ({ ...usage }),
     async close() {

@@ -6,7 +6,7 @@
 import type { EvaluationResult } from "../results/index.js";
 import { evaluateCandidate } from "../evaluation/index.js";
 import type { ScoreSummary } from "../archive/index.js";
-import type { RunContext } from "./run-context.js";
+import { containerLabels, type RunContext } from "./run-context.js";
 
 export interface EvaluateStepInput {
   ctx: Pick<RunContext, "sandbox" | "task" | "evaluationSeed" | "runId">;
@@ -24,7 +24,7 @@ export async function evaluateStep(input: EvaluateStepInput): Promise<Evaluation
     image: sandbox.image,
     task: input.ctx.task,
     buildDir: input.buildDir,
-    labels: { session: sandbox.session, run: input.ctx.runId, generation: input.generationId },
+    labels: containerLabels(input.ctx, input.generationId),
     runtime: sandbox.runtime,
     seed: input.ctx.evaluationSeed,
     visible: "staged",

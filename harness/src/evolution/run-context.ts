@@ -1,5 +1,5 @@
 /** What every step of a run shares: wired once per process in start-run.ts / resume.ts. */
-import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
+import type { RuntimeImage, SandboxEngine, SandboxLabels } from "../../../sandbox/src/index.js";
 import { EvolveError, type Runtime } from "../kernel/index.js";
 import type { ArchiveWriter } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
@@ -53,6 +53,15 @@ export interface RunContext {
   checkDeaths: ReadonlyMap<string, number>;
   /** The run policy from run.json (protected paths, approval rules); null: none. */
   policy: RunPolicy | null;
+}
+
+/**
+ * The labels of a container that works for one generation. Its group is the generation: a
+ * meta agent's container waits for its ctx.evaluate drafts' containers, so a fleet lets
+ * those past its slots (SandboxLabels.group).
+ */
+export function containerLabels(ctx: Pick<RunContext, "runId" | "sandbox">, generationId: string, phase?: string): SandboxLabels {
+  return { session: ctx.sandbox.session, run: ctx.runId, generation: generationId, group: `${ctx.runId}/${generationId}`, ...(phase === undefined ? {} : { phase }) };
 }
 
 /** Thrown inside a step when the run was interrupted; the child is then not recorded. */

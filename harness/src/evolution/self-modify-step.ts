@@ -9,7 +9,7 @@ import { runImprove, type ImproveOutcome } from "../../../sandbox/src/index.js";
 import { type WireJson } from "../kernel/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../llm/index.js";
 import { failure, type FailureAt } from "../results/index.js";
-import type { RunContext } from "./run-context.js";
+import { containerLabels, type RunContext } from "./run-context.js";
 import { oneLine } from "../text/index.js";
 import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
 import type { EvaluateCalls } from "../archive/index.js";
@@ -69,7 +69,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     result = await runImprove({
       engine: ctx.sandbox.engine,
       image: ctx.sandbox.image,
-      labels: { session: ctx.sandbox.session, run: ctx.runId, generation: input.generationId, phase: "self-modify" },
+      labels: containerLabels(ctx, input.generationId, "self-modify"),
       buildDir: input.parentBuildDir,
       agentDir: input.parentSnapshotDir,
       takeTo: input.takeTo,
@@ -84,7 +84,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
       },
       onLlm: broker.onLlm,
       onTool: broker.onTool,
-      onEvaluate: drafts.onEvaluate,
+      evaluate: drafts.service,
     });
   } finally {
     broker.close();
@@ -104,9 +104,9 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     model: ctx.llm.setup.available ? ctx.llm.setup.model : null,
     durationMs: performance.now() - started,
   };
-  if (result.error !== null) {
-    const code = result.outcome.timedOut ? "timeout" : result.outcome.oomKilled ? "oom" : "improve_failed";
-    return { ...base, failure: failure("self_modify", code, oneLine(result.error, SUMMARY_CHARS)) };
+  if (result.end !== null) {
+    const code = result.end.kind === "timeout" || result.end.kind === "oom" ? result.end.kind : "improve_failed";
+    return { ...base, failure: failure("self_modify", code, oneLine(result.end.reason, SUMMARY_CHARS)) };
   }
   if (!result.extracted.ok) {
     return { ...base, failure: failure("extract", "extraction_refused", oneLine(result.extracted.reason, SUMMARY_CHARS)) };

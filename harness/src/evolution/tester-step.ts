@@ -15,7 +15,7 @@ import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "
 import { failure as fail, type Failure } from "../results/index.js";
 import { oneLine } from "../text/index.js";
 import { treeHasTester } from "../validation/index.js";
-import { checkInterrupted, type RunContext } from "./run-context.js";
+import { checkInterrupted, containerLabels, type RunContext } from "./run-context.js";
 import { selfModifyStep } from "./self-modify-step.js";
 import { validateStep } from "./validate-step.js";
 
@@ -128,7 +128,7 @@ export async function runTester(ctx: Ctx, plan: TesterPlan): Promise<TesterOutco
         engine: ctx.sandbox.engine,
         image: ctx.sandbox.image,
         buildDir,
-        labels: { session: ctx.sandbox.session, run: ctx.runId, generation: plan.id, phase: "propose" },
+        labels: containerLabels(ctx, plan.id, "propose"),
         runtime: ctx.sandbox.runtime,
         task: ctx.task.manifest.name,
         seed: plan.seed,

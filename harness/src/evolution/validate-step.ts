@@ -1,6 +1,6 @@
 /** Phase 4 of a generation: the four validation gates (the seed skips the non-empty-diff rule). */
 import type { ValidationFailure, ValidationTimings } from "../results/index.js";
-import type { RunContext } from "./run-context.js";
+import { containerLabels, type RunContext } from "./run-context.js";
 
 export interface ValidateStepInput {
   ctx: Pick<RunContext, "sandbox" | "validator" | "runId" | "policy">;
@@ -29,7 +29,7 @@ export async function validateStep(input: ValidateStepInput): Promise<ValidateSt
     buildDir: input.buildDir,
     engine: sandbox.engine,
     image: sandbox.image,
-    labels: { session: sandbox.session, run: input.ctx.runId, generation: input.generationId, phase: input.phase ?? "validate" },
+    labels: containerLabels(input.ctx, input.generationId, input.phase ?? "validate"),
     runtime: sandbox.runtime,
     ...(sandbox.importTimeoutMs === undefined ? {} : { importTimeoutMs: sandbox.importTimeoutMs }),
     protectedPaths: input.ctx.policy?.protectedPaths ?? [],

@@ -59,18 +59,18 @@ export async function checkImportGate(buildDir: string, options: ImportGateOptio
     }
     return null;
   }
-  switch (check.reason) {
+  switch (check.kind) {
     case "load_error":
-      return fail("load_error", `loading the agent threw: ${check.message}`, stderr);
-    case "load_timeout":
+      return fail("load_error", `loading the agent threw: ${check.reason}`, stderr);
+    case "timeout":
       return fail("load_timeout", `loading the agent did not finish within ${options.timeoutMs} ms`, stderr);
-    case "exited":
-      // A load that outlived the container's clock ends as a kill: still a timeout.
-      if (check.outcome.timedOut) return fail("load_timeout", `loading the agent did not finish within ${options.timeoutMs} ms`, stderr);
-      return fail("load_exit", `loading the agent ended the process: ${check.message}`, stderr);
+    case "oom":
+    case "output_too_large":
+    case "crash":
+      return fail("load_exit", `loading the agent ended the process: ${check.reason}`, stderr);
     case "protocol":
-      return fail("protocol_violation", `the container broke the runner protocol: ${check.message}`, stderr);
+      return fail("protocol_violation", `the container broke the runner protocol: ${check.reason}`, stderr);
     default:
-      return assertNever(check.reason, "import check reason");
+      return assertNever(check.kind, "import check end");
   }
 }

@@ -7,16 +7,16 @@
  */
 import Docker from "dockerode";
 import { arch } from "node:os";
-import { DockerEngine } from "../docker/docker-engine.js";
+import { DockerEngine } from "../docker/index.js";
 import { localAddress, resolveEngineAddress, uniqueNames, type EngineAddress } from "./engine-address.js";
 import { connectFailure } from "./engine-errors.js";
-import { DEFAULT_HEALTH, EngineFleet, type HealthSettings } from "../fleet/engine-fleet.js";
+import { DEFAULT_HEALTH, EngineFleet, type HealthSettings } from "../fleet/index.js";
 import { LOCAL_ENGINE, type EngineEntry, type EngineSelection } from "./engine-selection.js";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
-import { FleetMember } from "../fleet/fleet-member.js";
-import { DEFAULT_LIMITS } from "../port/limits.js";
-import type { SandboxEngine } from "../port/sandbox-port.js";
-import type { EngineInfo, Runtime, SandboxLimits } from "../port/sandbox-port.js";
+import { FleetMember } from "../fleet/index.js";
+import { DEFAULT_LIMITS } from "../port/index.js";
+import type { SandboxEngine } from "../port/index.js";
+import type { EngineInfo, Runtime, SandboxLimits } from "../port/index.js";
 
 export interface EngineOptions {
   /** Sandboxes kept created-and-started per kind of spec (per engine); overrides everything else. */

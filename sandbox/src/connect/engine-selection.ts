@@ -6,9 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
+import { MAX_SLOTS } from "../fleet/index.js";
 
-/** The most containers one engine is given at once, whatever it reports. */
-export const MAX_SLOTS = 64;
 
 /** What progress lines and generation records call an engine. */
 export const EngineLabel = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/, "letters, digits, '.', '_' or '-', at most 40");

@@ -4,8 +4,8 @@
  * and unit-tested in one place.
  */
 import type Docker from "dockerode";
-import { DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, LABEL_PREFIX, SANDBOX_UID } from "../port/limits.js";
-import type { Runtime, SandboxLabels, SandboxLimits, SandboxSpec } from "../port/sandbox-port.js";
+import { DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, LABEL_PREFIX, SANDBOX_UID } from "../port/index.js";
+import type { Runtime, SandboxLabels, SandboxLimits, SandboxSpec } from "../port/index.js";
 
 export const WORKSPACE_MOUNT = "/work";
 

@@ -11,10 +11,10 @@ import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec
 import { DockerSandbox } from "./docker-sandbox.js";
 import { z } from "zod";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
-import { LABEL_PREFIX } from "../port/limits.js";
+import { LABEL_PREFIX } from "../port/index.js";
 import { RuntimeImageSource } from "./runtime-image.js";
-import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/sandbox-port.js";
-import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "../port/sandbox-port.js";
+import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/index.js";
+import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "../port/index.js";
 import { WarmPool } from "./warm-pool.js";
 
 /** A session id names this process, so a later start can tell whether it is alive. */

@@ -8,11 +8,11 @@ import { pack } from "tar-fs";
 import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { WORKSPACE_MOUNT } from "./container-spec.js";
-import { SANDBOX_UID } from "../port/limits.js";
+import { SANDBOX_UID } from "../port/index.js";
 import { OutputDemux } from "./output-demux.js";
-import { extractSafely } from "../extract/safe-extract.js";
-import type { CreatedSandbox, RunningSandbox } from "../port/sandbox-port.js";
-import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "../port/sandbox-port.js";
+import { extractSafely } from "../extract/index.js";
+import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
+import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "../port/index.js";
 
 /** How often, and how far apart, a stray SIGKILL's container is re-read for the OOM flag. */
 const OOM_FLAG_LOOKS = 6;

@@ -13,7 +13,7 @@ import { chmod, copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SANDBOX_UID } from "../port/limits.js";
+import { SANDBOX_UID } from "../port/index.js";
 
 /** Where node sits inside the image built from scratch. */
 export const IMAGE_NODE = "/usr/local/bin/node";

@@ -6,8 +6,8 @@
  * (and phase "pool"), since their generation is not known when they are made.
  */
 import type { DockerSandbox } from "./docker-sandbox.js";
-import type { RunningSandbox } from "../port/sandbox-port.js";
-import type { ContainerRunOptions, SandboxSpec } from "../port/sandbox-port.js";
+import type { RunningSandbox } from "../port/index.js";
+import type { ContainerRunOptions, SandboxSpec } from "../port/index.js";
 
 type Make = (spec: SandboxSpec) => Promise<DockerSandbox>;
 

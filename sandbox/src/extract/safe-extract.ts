@@ -7,10 +7,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { DEFAULT_EXTRACT_CAPS } from "../port/limits.js";
+import { DEFAULT_EXTRACT_CAPS } from "../port/index.js";
 import { parseTar } from "./tar-reader.js";
 import type { TarEntry } from "./tar-reader.js";
-import type { ExtractCaps, ExtractResult } from "../port/sandbox-port.js";
+import type { ExtractCaps, ExtractResult } from "../port/index.js";
 
 /** Read a stream into memory, refusing to hold more than `maxBytes`. */
 export async function readCapped(stream: Readable, maxBytes: number): Promise<{ ok: true; data: Buffer } | { ok: false; reason: string }> {

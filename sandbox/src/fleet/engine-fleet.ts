@@ -9,9 +9,9 @@
 import { EvolveError, Runtime } from "../../../harness/src/kernel/index.js";
 import type { FleetMember } from "./fleet-member.js";
 import { FleetSandbox, type FleetHooks } from "./fleet-sandbox.js";
-import { RuntimeImageSource } from "../docker/runtime-image.js";
-import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/sandbox-port.js";
-import type { ContainerRunOptions, EngineInfo, SandboxLabels, SandboxSpec, SweepResult } from "../port/sandbox-port.js";
+import { RuntimeImageSource } from "../docker/index.js";
+import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/index.js";
+import type { ContainerRunOptions, EngineInfo, SandboxLabels, SandboxSpec, SweepResult } from "../port/index.js";
 
 export interface HealthSettings {
   /** Between two pings of every engine. */
@@ -26,9 +26,9 @@ export const DEFAULT_HEALTH: HealthSettings = { intervalMs: 2_000, timeoutMs: 5_
 
 interface Waiter {
   runtime: Runtime;
-  /** The generation already holds a slot (its meta agent waits in ctx.evaluate): placed past the slots. */
+  /** Its group already holds a slot (and waits on this one): placed past the slots. */
   nested: boolean;
-  holder: string | null;
+  group: string | null;
   since: number;
   resolve(member: FleetMember): void;
   reject(error: Error): void;
@@ -39,8 +39,8 @@ export type Readmit = (member: FleetMember) => Promise<string | null>;
 
 export class EngineFleet implements SandboxEngine {
   private readonly queue: Waiter[] = [];
-  /** Live sandboxes per generation: a generation's second container may go past the slots. */
-  private readonly holders = new Map<string, number>();
+  /** Live sandboxes per group (SandboxLabels.group): a group's second container may go past the slots. */
+  private readonly groups = new Map<string, number>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly probes = new Map<FleetMember, Promise<boolean>>();
   private readonly recoveries = new Map<FleetMember, Promise<void>>();
@@ -52,7 +52,7 @@ export class EngineFleet implements SandboxEngine {
     verify: (member) => this.verify(member),
     release: (member, labels) => {
       member.running = Math.max(0, member.running - 1);
-      this.letGo(holderOf(labels));
+      this.letGo(labels.group ?? null);
       this.drain();
     },
     lost: (member, labels, reason) => this.emit({ type: "lost", engine: member.name, labels, reason }),
@@ -146,7 +146,7 @@ export class EngineFleet implements SandboxEngine {
   /** Places `spec` and makes its sandbox there; an engine that went down meanwhile is left for another. */
   private async placed(spec: SandboxSpec, make: (member: FleetMember) => Promise<CreatedSandbox | RunningSandbox>, running: boolean): Promise<FleetSandbox> {
     for (;;) {
-      const member = await this.place(spec.runtime ?? "runc", holderOf(spec.labels));
+      const member = await this.place(spec.runtime ?? "runc", spec.labels.group ?? null);
       const down = member.whenDown().then((reason): never => {
         throw new EvolveError("engine_lost", `the engine ${member.name} stopped answering (${reason})`);
       });
@@ -168,23 +168,23 @@ export class EngineFleet implements SandboxEngine {
     }
   }
 
-  private place(runtime: Runtime, holder: string | null): Promise<FleetMember> {
+  private place(runtime: Runtime, group: string | null): Promise<FleetMember> {
     if (this.closed) return Promise.reject(new EvolveError("interrupted", "the engines were closed"));
     if (!this.members.some((m) => m.state !== "refused" && m.has(runtime))) {
       return Promise.reject(new EvolveError("engine_refused", `no engine of the fleet has the ${runtime} runtime: ${this.describeDown()}`));
     }
     return new Promise((resolve, reject) => {
-      const nested = holder !== null && (this.holders.get(holder) ?? 0) > 0;
-      this.queue.push({ runtime, nested, holder, since: Date.now(), resolve, reject });
+      const nested = group !== null && (this.groups.get(group) ?? 0) > 0;
+      this.queue.push({ runtime, nested, group, since: Date.now(), resolve, reject });
       this.drain();
     });
   }
 
   /**
    * Hands free slots to the waiters, in order: each to the least-loaded engine that can run it.
-   * A nested waiter (a generation that already holds a slot: its meta agent waits in
-   * ctx.evaluate for this container) does not wait for a free slot, nor behind others: with
-   * every slot held by a waiting meta agent, the fleet would otherwise wait on itself.
+   * A nested waiter (its group already holds a slot, and that container waits for this one)
+   * does not wait for a free slot, nor behind others: with every slot held by a container
+   * that waits on its group, the fleet would otherwise wait on itself.
    */
   private drain(): void {
     for (let i = 0; i < this.queue.length; ) {
@@ -198,16 +198,16 @@ export class EngineFleet implements SandboxEngine {
       }
       this.queue.splice(i, 1);
       member.running++;
-      if (next.holder !== null) this.holders.set(next.holder, (this.holders.get(next.holder) ?? 0) + 1);
+      if (next.group !== null) this.groups.set(next.group, (this.groups.get(next.group) ?? 0) + 1);
       next.resolve(member);
     }
   }
 
-  private letGo(holder: string | null): void {
-    if (holder === null) return;
-    const left = (this.holders.get(holder) ?? 1) - 1;
-    if (left > 0) this.holders.set(holder, left);
-    else this.holders.delete(holder);
+  private letGo(group: string | null): void {
+    if (group === null) return;
+    const left = (this.groups.get(group) ?? 1) - 1;
+    if (left > 0) this.groups.set(group, left);
+    else this.groups.delete(group);
   }
 
   private leastLoaded(runtime: Runtime, pastSlots: boolean): FleetMember | null {
@@ -335,9 +335,4 @@ export class EngineFleet implements SandboxEngine {
     );
     return results.reduce((a, b) => ({ containers: a.containers + b.containers, volumes: a.volumes + b.volumes }), none);
   }
-}
-
-/** Whose a sandbox is: its run's generation, or null for containers of no generation. */
-function holderOf(labels: SandboxLabels): string | null {
-  return labels.generation === undefined ? null : `${labels.run ?? ""}/${labels.generation}`;
 }

@@ -3,10 +3,12 @@
  * process runs on it. Going down resolves the promise every sandbox on it races against, so
  * nothing waits on an engine that stopped answering.
  */
-import type { DockerEngine } from "../docker/docker-engine.js";
-import { MAX_SLOTS } from "../connect/engine-selection.js";
-import type { EngineStatus } from "../port/sandbox-port.js";
-import type { EngineInfo, Runtime, SandboxLimits } from "../port/sandbox-port.js";
+import type { DockerEngine } from "../docker/index.js";
+import type { EngineStatus } from "../port/index.js";
+import type { EngineInfo, Runtime, SandboxLimits } from "../port/index.js";
+
+/** The most containers one engine is given at once, whatever it reports. */
+export const MAX_SLOTS = 64;
 
 /** Memory kept back from containers on every engine: for the engine itself and its page cache. */
 const MEMORY_RESERVE = 0.1;

@@ -7,8 +7,8 @@
  */
 import { EvolveError } from "../../../harness/src/kernel/index.js";
 import type { FleetMember } from "./fleet-member.js";
-import type { CreatedSandbox, RunningSandbox } from "../port/sandbox-port.js";
-import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome, SandboxLabels } from "../port/sandbox-port.js";
+import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
+import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome, SandboxLabels } from "../port/index.js";
 
 /** What a sandbox needs of its fleet. */
 export interface FleetHooks {

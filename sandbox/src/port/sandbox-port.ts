@@ -113,9 +113,16 @@ export interface SandboxLimits {
 export interface SandboxLabels {
   /** One id per harness process: the sweep at start-up removes other, dead sessions. */
   session: string;
+  /** Free-form labels for people and sweeps (docker ps shows them); the sandbox gives them no meaning. */
   run?: string;
   generation?: string;
   phase?: string;
+  /**
+   * Containers that wait on one another (a container whose process waits for the others of
+   * its group to finish): a fleet places a group's second container past the engines' slots
+   * rather than queue it behind its own first one.
+   */
+  group?: string;
 }
 
 export interface SandboxSpec {

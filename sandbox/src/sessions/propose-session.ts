@@ -4,11 +4,11 @@
  * tester can fail is a value (`ProposeAnswer` with `ok: false` and the kind). Only the
  * engine failing throws. The container is removed on every path.
  */
-import { DEFAULT_STDOUT_CAP, describeEnd, openRunnerChannel, type AgentContainerOptions } from "./runner-channel.js";
-import type { WireJson } from "../../../harness/src/kernel/index.js";
+import type { ContainerEnd, WireJson } from "../../../harness/src/kernel/index.js";
+import { DEFAULT_STDOUT_CAP, endOf, openRunnerChannel, type AgentContainerOptions } from "./runner-channel.js";
 
 /** What the runner needs to call `propose`, and the bounds of the call. */
-export interface ProposeOptions extends Omit<AgentContainerOptions, "onTool" | "onEvaluate" | "stdoutCapBytes"> {
+export interface ProposeOptions extends Omit<AgentContainerOptions, "onTool" | "evaluate" | "stdoutCapBytes"> {
   task: string;
   seed: number;
   llmAvailable: boolean;
@@ -20,17 +20,15 @@ export interface ProposeOptions extends Omit<AgentContainerOptions, "onTool" | "
   outputCapBytes: number;
 }
 
-/** Why a propose call gave no answer. */
-export type ProposeFailureKind = "timeout" | "oom" | "crashed" | "load_error" | "not_a_function" | "threw" | "output_too_large" | "protocol";
+/** Why a propose call gave no answer: every kind of `ContainerEnd`. */
+export type ProposeEnd = ContainerEnd;
 
-export type ProposeAnswer =
-  | { ok: true; value: WireJson; stderr: string; durationMs: number }
-  | { ok: false; kind: ProposeFailureKind; reason: string; stderr: string; durationMs: number };
+export type ProposeAnswer = ({ ok: true; value: WireJson } | ProposeEnd) & { stderr: string; durationMs: number };
 
 /** How long a runner that has answered gets to end by itself before it is killed. */
 const EXIT_GRACE_MS = 2_000;
 
-type Verdict = { ok: true; value: WireJson } | { ok: false; kind: ProposeFailureKind; reason: string } | null;
+type Verdict = { ok: true; value: WireJson } | ProposeEnd | null;
 
 /** Runs the build's tester/index.js `propose(request, ctx)` once. Never throws for the tester's misbehaviour. */
 export async function runPropose(options: ProposeOptions): Promise<ProposeAnswer> {
@@ -52,7 +50,7 @@ export async function runPropose(options: ProposeOptions): Promise<ProposeAnswer
         verdict = { ok: false, kind: "load_error", reason: `the tester failed to load: ${message.message}` };
       } else if (message.type === "result" && message.id === 0) {
         verdict = !message.ok
-          ? { ok: false, kind: "threw", reason: `propose threw: ${message.error}` }
+          ? { ok: false, kind: "error", reason: `propose threw: ${message.error}` }
           : withinCap(message.value, outputCapBytes);
       } else {
         verdict = { ok: false, kind: "protocol", reason: `unexpected ${message.type} message from the propose runner` };
@@ -71,8 +69,8 @@ export async function runPropose(options: ProposeOptions): Promise<ProposeAnswer
     // A line that broke the protocol taints whatever came with it.
     if (violation !== null) return { ok: false, kind: "protocol", reason: violation, stderr: outcome.stderr, durationMs };
     if (verdict !== null) return { ...verdict, stderr: outcome.stderr, durationMs };
-    const kind: ProposeFailureKind = outcome.timedOut ? "timeout" : outcome.oomKilled ? "oom" : outcome.stdoutTruncated ? "output_too_large" : "crashed";
-    return { ok: false, kind, reason: `the tester ${describeEnd(outcome, null)} before answering`, stderr: outcome.stderr, durationMs };
+    const end = endOf(outcome, null);
+    return { ...end, reason: `the tester ${end.reason} before answering`, stderr: outcome.stderr, durationMs };
   } finally {
     await channel.sandbox.remove();
   }

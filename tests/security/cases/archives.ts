@@ -67,7 +67,7 @@ export async function containerArchives(c: CaseContext): Promise<CaseVerdict> {
       }),
     );
     for (const { attack, reason, result, takeTo } of runs) {
-      expect(result.error, `${attack}: the meta agent returned`).toBeNull();
+      expect(result.end, `${attack}: the meta agent returned`).toBeNull();
       expect(result.extracted.ok, attack).toBe(false);
       expect(result.extracted.ok ? "" : result.extracted.reason, attack).toMatch(reason);
       expect(existsSync(takeTo), `${attack}: nothing written`).toBe(false);

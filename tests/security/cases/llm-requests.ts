@@ -70,7 +70,7 @@ export async function hostileLlmRequests(c: CaseContext): Promise<CaseVerdict> {
     });
     broker.close();
     const containMs = Date.now() - started;
-    expect(result.error, result.outcome.stderr.slice(-2000)).toBeNull();
+    expect(result.end, result.outcome.stderr.slice(-2000)).toBeNull();
     expect(result.outcome.stdoutTruncated).toBe(false);
     const report = JSON.parse((result.report as { summary: string }).summary) as { codes: Record<string, number>; honest: unknown };
     // Every malformed request is a refusal with the code for it; the flood beyond the broker's

@@ -210,7 +210,7 @@ export async function improve(request, ctx) {
     const elapsed = Date.now() - started;
     expect(result.outcome.timedOut).toBe(true);
     expect(result.outcome.killed).toBe(true);
-    expect(result.error).toMatch(/killed at the time limit/);
+    expect(result.end).toMatchObject({ kind: "timeout", reason: expect.stringMatching(/killed at the time limit/) });
     expect(result.extracted.ok).toBe(false);
     expect(result.outcome.durationMs).toBeLessThan(timeoutMs + KILL_SLACK_MS);
     return { outcome: `improve killed at the harness's ${timeoutMs} ms deadline; tree not taken`, containMs: elapsed };

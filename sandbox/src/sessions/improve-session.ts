@@ -1,0 +1,74 @@
+/**
+ * Self-modification in a fresh hardened container: the parent's meta agent runs on a copy of
+ * its own tree, its LLM calls, tool events and ctx.evaluate requests go to the caller's
+ * handlers, and the tree as it left it comes back through the safe extractor. How it
+ * failed is a value; the container is removed on every path.
+ */
+import type { ContainerEnd, InitMessage } from "../../../harness/src/kernel/index.js";
+import { AGENT_DIR } from "../../runner/protocol.js";
+import type { ExtractCaps, ExtractResult, RunOutcome } from "../port/index.js";
+import { endOf, openRunnerChannel, type AgentContainerOptions } from "./runner-channel.js";
+
+/** What the runner needs to call `improve`: the request is the harness's ImproveRequest. */
+export type ImproveInit = Omit<Extract<InitMessage, { mode: "improve" }>, "type" | "mode">;
+
+export interface ImproveOptions extends AgentContainerOptions {
+  /** Host folder with the parent's TypeScript tree; it becomes /work/agent. */
+  agentDir: string;
+  /** New host folder that receives the tree as the meta agent left it. */
+  takeTo: string;
+  init: ImproveInit;
+  extractCaps?: Partial<ExtractCaps>;
+}
+
+/** Ways `improve` can end without returning. */
+export type ImproveEnd = ContainerEnd<"load_error" | "error" | "timeout" | "oom" | "output_too_large" | "crash" | "protocol">;
+
+export interface ImproveOutcome {
+  /** What `improve` returned (untrusted JSON), null when it did not return. */
+  report: unknown;
+  /** Why it did not return normally; null when it did. */
+  end: ImproveEnd | null;
+  extracted: ExtractResult;
+  outcome: RunOutcome;
+}
+
+/** Runs the parent's meta agent on its own tree; the edited tree comes back through the safe extractor. */
+export async function runImprove(options: ImproveOptions): Promise<ImproveOutcome> {
+  const channel = await openRunnerChannel(options, options.agentDir);
+  try {
+    channel.send({ type: "init", mode: "improve", ...options.init });
+    let report: unknown = null;
+    let end: ImproveEnd | null = null;
+    let returned = false;
+    for (let message = await channel.next(); message; message = await channel.next()) {
+      if (message.type === "load-error") {
+        end = { ok: false, kind: "load_error", reason: `the meta agent failed to load: ${message.message}` };
+        break;
+      }
+      if (message.type === "result") {
+        returned = true;
+        if (message.ok) report = message.value;
+        else end = { ok: false, kind: "error", reason: `improve threw: ${message.error}` };
+        break;
+      }
+    }
+    let extracted: ExtractResult;
+    if (returned && !channel.violation()) {
+      // The runner waits for shutdown, so the workspace is still there to take.
+      extracted = await channel.sandbox.takeDirectory(AGENT_DIR, options.takeTo, options.extractCaps);
+      channel.send({ type: "shutdown" });
+    } else {
+      await channel.sandbox.kill();
+      extracted = { ok: false, reason: "the meta agent did not return, so its workspace was not taken" };
+    }
+    const outcome = await channel.finished;
+    if (end === null && (!returned || channel.violation() !== null)) {
+      const ended = endOf(outcome, channel.violation());
+      end = { ...ended, reason: ended.kind === "protocol" ? ended.reason : `the meta agent ${ended.reason}` };
+    }
+    return { report, end, extracted, outcome };
+  } finally {
+    await channel.sandbox.remove();
+  }
+}

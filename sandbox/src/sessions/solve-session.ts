@@ -1,0 +1,108 @@
+/**
+ * A task agent loaded in a fresh hardened container, answering task instances one call at a
+ * time over the runner protocol. A call's failure is a value (`SolveReply`); a call that
+ * times out or breaks the protocol ends the session, and later calls fail fast.
+ */
+import type { ContainerEnd } from "../../../harness/src/kernel/index.js";
+import type { RunOutcome } from "../port/index.js";
+import { endOf, openRunnerChannel, type AgentContainerOptions, type RunnerChannel } from "./runner-channel.js";
+
+/** One call's answer, as graders see it (the README's task API documents these four kinds). */
+export type SolveReply =
+  | { ok: true; value: unknown; durationMs: number }
+  | (ContainerEnd<"timeout" | "crash" | "protocol" | "error"> & { durationMs: number });
+
+export interface SolveSession {
+  /** False once the container has ended; calls then fail fast. */
+  readonly alive: boolean;
+  call(input: unknown, options: { timeoutMs: number }): Promise<SolveReply>;
+  /** End the container (if still running) and remove it; returns how it ended. */
+  close(): Promise<RunOutcome>;
+}
+
+export interface SolveSessionOptions extends AgentContainerOptions {
+  task: string;
+  seed: number;
+  llmAvailable: boolean;
+}
+
+/** How long `close` waits for the runner to end by itself before killing it. */
+const CLOSE_GRACE_MS = 5_000;
+
+/** Why a freshly started solve runner cannot take calls, or null when it can. */
+async function whyNotReady(channel: RunnerChannel): Promise<string | null> {
+  const first = await channel.next();
+  if (first?.type === "ready") return first.exports["solve"] === "function" ? null : `solve is not a function (it is ${first.exports["solve"]})`;
+  if (first?.type === "load-error") return `the task agent failed to load: ${first.message}`;
+  const outcome = await Promise.race([channel.finished, new Promise<null>((r) => setTimeout(r, 100, null))]);
+  return outcome === null ? "the task agent did not report ready" : `the task agent ${endOf(outcome, channel.violation()).reason}`;
+}
+
+/** A container with the task agent loaded, answering one call at a time. */
+export async function openSolveSession(options: SolveSessionOptions): Promise<SolveSession> {
+  const channel = await openRunnerChannel(options);
+  let alive = true;
+  let deadReason = "";
+  let nextId = 1;
+  const markDead = async (reason: string): Promise<void> => {
+    alive = false;
+    deadReason = reason;
+    await channel.sandbox.kill();
+  };
+  channel.send({ type: "init", mode: "solve", task: options.task, seed: options.seed, llmAvailable: options.llmAvailable });
+  const notReady = await whyNotReady(channel);
+  if (notReady !== null) await markDead(notReady);
+  return {
+    get alive() {
+      return alive;
+    },
+    async call(input, { timeoutMs }) {
+      if (!alive) return { ok: false, kind: "crash", reason: `the session has ended: ${deadReason}`, durationMs: 0 };
+      return callOnce(channel, nextId++, input, timeoutMs, markDead);
+    },
+    async close() {
+      if (alive) {
+        alive = false;
+        deadReason = "closed";
+        channel.send({ type: "shutdown" });
+        channel.sandbox.closeStdin();
+      }
+      const outcome = await Promise.race([channel.finished, new Promise<null>((r) => setTimeout(r, CLOSE_GRACE_MS, null))]);
+      if (outcome === null) await channel.sandbox.kill();
+      const final = outcome ?? (await channel.finished);
+      await channel.sandbox.remove();
+      return final;
+    },
+  };
+}
+
+/** Sends call `id` and waits for its result; anything else ends the session through `markDead`. */
+async function callOnce(channel: RunnerChannel, id: number, input: unknown, timeoutMs: number, markDead: (reason: string) => Promise<void>): Promise<SolveReply> {
+  const started = Date.now();
+  channel.send({ type: "call", id, input: input as never, deadline: Date.now() + timeoutMs });
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, timeoutMs, "timeout")));
+  try {
+    const message = await Promise.race([channel.next(), expired]);
+    const durationMs = Date.now() - started;
+    if (message === "timeout") {
+      await markDead(`call ${id} took longer than ${timeoutMs} ms`);
+      return { ok: false, kind: "timeout", reason: `no answer within ${timeoutMs} ms`, durationMs };
+    }
+    if (message === null) {
+      const violation = channel.violation();
+      const reason = `the task agent ${endOf(await channel.finished, violation).reason}`;
+      await markDead(reason);
+      return { ok: false, kind: violation === null ? "crash" : "protocol", reason, durationMs };
+    }
+    if (message.type === "result" && message.id === id) {
+      return message.ok ? { ok: true, value: message.value, durationMs } : { ok: false, kind: "error", reason: `solve threw: ${message.error}`, durationMs };
+    }
+    // A result for another id, a second ready...: the agent is not following the protocol.
+    const reason = `unexpected ${message.type} message during call ${id}`;
+    await markDead(reason);
+    return { ok: false, kind: "protocol", reason, durationMs };
+  } finally {
+    clearTimeout(timer);
+  }
+}
