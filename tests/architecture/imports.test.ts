@@ -35,7 +35,7 @@ const ALLOWED: Record<string, readonly string[]> = {
  * defaults and option schemas from, so `--help` and a bad option answer without loading the
  * engine client, the compiler or dockerode.
  */
-const LIGHT_ENTRIES = new Set(["harness/src/evolution/run-options.ts", "harness/src/validation/check-limits.ts"]);
+const LIGHT_ENTRIES = new Set(["harness/src/evolution/run/run-settings.ts", "harness/src/validation/check-limits.ts"]);
 
 /** Packages only one place may import. */
 const OWNERS: Record<string, (file: string) => boolean> = {

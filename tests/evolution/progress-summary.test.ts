@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import { bestGeneration } from "../../harness/src/archive/index.js";
 import { formatEngineLoad, formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
-import { workersFor } from "../../harness/src/evolution/run-options.js";
+import { workersFor } from "../../harness/src/evolution/run/run-settings.js";
 import type { EngineStatus } from "../../sandbox/src/index.js";
 import { generationRecord, invalidAt, scored } from "../support/records.js";
 

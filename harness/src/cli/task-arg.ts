@@ -1,7 +1,7 @@
 /** `--task T|DIR` as a folder: a built-in task's name, else a folder (a bare name too). */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { taskDirFor } from "../evolution/run-options.js";
+import { taskDirFor } from "../evolution/run/run-settings.js";
 
 /**
  * A built-in name wins; a bare name that is not one means the folder of that name, so

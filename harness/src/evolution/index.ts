@@ -1,56 +1,73 @@
 /**
- * The evolution loop: select → self-modify → validate → evaluate → record, W children at
- * once, resumable from the archive. The per-phase steps are exported for `evolve replay`.
+ * The evolution loop: select → self-modify → extract → validate → evaluate → record, W
+ * children at once, resumable from the archive. Rooms (README.md): run/, loop/, steps/,
+ * pipeline/, arena-rounds/, view/, context/. The steps are exported for `evolve replay`.
  */
-export { startRun, harnessVersion } from "./start-run.js";
-export type { RunIo } from "./start-run.js";
-export { resumeRun } from "./resume.js";
+// run/: a run's life
 export {
   BUILTIN_TASKS_DIR,
   DEFAULT_AGENT_DIR,
-  DEFAULT_EVALUATIONS,
   DEFAULT_ARCHIVE_ROOT,
+  DEFAULT_EVALUATIONS,
   DEFAULT_GENERATIONS,
   DEFAULT_IMPROVE_TIMEOUT_MS,
   DEFAULT_SEED,
   DEFAULT_TASK,
   DEFAULT_WARM_POOL,
-  generationSeed,
-  newRunId,
   RunOptions,
+  checkAgentTree,
+  checkTask,
+  executeRun,
+  harnessVersion,
+  newRunId,
+  preflight,
+  recordedTaskDir,
+  resumeRun,
+  startRun,
   taskDirFor,
-} from "./run-options.js";
-export { checkAgentTree, checkTask, preflight } from "./preflight.js";
-export { checkLimitsOf, runContextOf, type RunContextParts } from "./run-context-of.js";
-export { recordedTaskDir } from "./recorded-task.js";
-export { createBuildCache } from "./build-cache.js";
-export type { BuildCache } from "./build-cache.js";
-export { checkInterrupted, StepInterrupted } from "./run-context.js";
-export type { LlmSettings, RunContext, SandboxSettings } from "./run-context.js";
-export { buildImproveRequest } from "./improve-request.js";
-export type { RequestInputs } from "./improve-request.js";
-export { countingEngine } from "./counting-engine.js";
-export { createDraftEvaluator, evaluateSlackMs, MIN_WINDOW_MS } from "./draft-evaluator.js";
-export type { DraftEvaluator, DraftEvaluatorInput } from "./draft-evaluator.js";
-export { DraftRequest, MAX_LISTED_IDS, planDraftRequest } from "./draft-request.js";
-export type { DraftPlan } from "./draft-request.js";
-export { selfModifyStep } from "./self-modify-step.js";
-export type { SelfModifyInput, SelfModifyResult } from "./self-modify-step.js";
-export { validateStep } from "./validate-step.js";
-export type { ValidateStepInput, ValidateStepResult } from "./validate-step.js";
-export { evaluateStep, scoresOf } from "./evaluate-step.js";
-export type { EvaluateStepInput } from "./evaluate-step.js";
-export { buildRecord, recordGeneration } from "./record-generation.js";
-export type { RecordInputs } from "./record-generation.js";
-export { runChild } from "./generation-step.js";
-export type { ChildPlan } from "./generation-step.js";
-export { runSeedGeneration } from "./seed-generation.js";
-export { runLoop } from "./run-loop.js";
-export type { LoopEnd, LoopOptions, LoopState } from "./run-loop.js";
-export { executeRun } from "./run-session.js";
-export type { SessionInputs } from "./run-session.js";
-export { Progress, describeRecord, formatDuration, formatEngineLoad } from "./progress.js";
-export type { ProgressSink } from "./progress.js";
-export { formatSummary, summarise } from "./summary.js";
-export type { RunSummary } from "./summary.js";
-export { writeRunReport } from "./report-hook.js";
+  type RunIo,
+  type SessionInputs,
+} from "./run/index.js";
+// context/: what every step shares
+export {
+  StepInterrupted,
+  checkInterrupted,
+  checkLimitsOf,
+  countingEngine,
+  createBuildCache,
+  generationSeed,
+  runContextOf,
+  type BuildCache,
+  type LlmSettings,
+  type LoopEnd,
+  type RunContext,
+  type RunContextParts,
+  type SandboxSettings,
+} from "./context/index.js";
+// pipeline/ and steps/: one candidate, one generation
+export {
+  DraftRequest,
+  MAX_LISTED_IDS,
+  MIN_WINDOW_MS,
+  buildImproveRequest,
+  createDraftEvaluator,
+  evaluateSlackMs,
+  evaluateStep,
+  planDraftRequest,
+  scoresOf,
+  selfModifyStep,
+  validateStep,
+  type DraftEvaluator,
+  type DraftEvaluatorInput,
+  type DraftPlan,
+  type EvaluateStepInput,
+  type RequestInputs,
+  type SelfModifyInput,
+  type SelfModifyResult,
+  type ValidateStepInput,
+  type ValidateStepResult,
+} from "./pipeline/index.js";
+export { buildRecord, recordGeneration, runChild, runSeedGeneration, type ChildPlan, type RecordInputs } from "./steps/index.js";
+// loop/ and view/
+export { runLoop, type LoopOptions, type LoopState } from "./loop/index.js";
+export { Progress, describeRecord, formatDuration, formatEngineLoad, formatSummary, summarise, writeRunReport, type ProgressSink, type RunSummary } from "./view/index.js";

@@ -1,7 +1,7 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
 import { EvolveError } from "../../kernel/index.js";
 import type { ProgressSink } from "../../evolution/index.js";
-import { DEFAULT_ARENA_ROUNDS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run-options.js";
+import { DEFAULT_ARENA_ROUNDS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run/run-settings.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";

@@ -2,7 +2,7 @@
 import { EvolveError } from "../../kernel/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { bestGeneration, formatGenerationId, GenerationId, resolveRunDir } from "../../archive/index.js";
-import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/run-options.js";
+import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/run/run-settings.js";
 import { byId } from "../../report/index.js";
 
 /** Where runs live unless --out says otherwise: the same root `evolve run` writes to. */

@@ -1,0 +1,2 @@
+/** Arena runs: rounds of test generations and code children. */
+export { runArenaLoop } from "./arena-loop.js";

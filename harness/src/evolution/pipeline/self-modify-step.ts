@@ -1,0 +1,118 @@
+/**
+ * Phase 2 of a generation: the parent's meta agent rewrites a copy of the parent's tree in
+ * a fresh container (its compiled build runs the code), LLM calls go through a broker of
+ * this generation. Every agent failure is a value; only harness failures throw.
+ */
+import { z } from "zod";
+import type { ImproveRequest } from "@evolve/contract";
+import { runImprove, type ImproveOutcome } from "../../../../sandbox/src/index.js";
+import { type WireJson } from "../../kernel/index.js";
+import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../../llm/index.js";
+import { failure, type FailureAt } from "../../results/index.js";
+import { containerLabels, type RunContext } from "../context/index.js";
+import { oneLine } from "../../text/index.js";
+import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
+import type { EvaluateCalls } from "../../archive/index.js";
+
+/** What the meta agent's report may say; anything else in it is ignored. */
+const ReportShape = z.object({ summary: z.string() }).loose();
+
+const SUMMARY_CHARS = 500;
+
+export interface SelfModifyInput {
+  ctx: Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal" | "policy">;
+  generationId: string;
+  /** The parent's snapshot (TypeScript tree) and its compiled build. */
+  parentSnapshotDir: string;
+  parentBuildDir: string;
+  /** A new host folder for the edited tree. */
+  takeTo: string;
+  seed: number;
+  /** Builds the request once the broker knows the tokens left. */
+  request: (llmTokens: number | null, deadline: number) => ImproveRequest;
+}
+
+export interface SelfModifyResult {
+  /** Null when the agent returned a usable tree; else why not, and at which stage. */
+  failure: FailureAt<"self_modify" | "extract"> | null;
+  /** True when the workspace came back through the extractor into `takeTo`. */
+  treeTaken: boolean;
+  /** The report's summary, capped (null when it gave none). */
+  summary: string | null;
+  outcome: ImproveOutcome["outcome"];
+  transcript: TranscriptEntry[];
+  usage: BrokerUsage;
+  /** The meta agent's ctx.evaluate calls; null when the run allows none. */
+  evaluateCalls: EvaluateCalls | null;
+  model: string | null;
+  durationMs: number;
+}
+
+/** Runs `improve` of the parent on its own tree; the edited tree lands in `takeTo` when usable. */
+export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModifyResult> {
+  const { ctx } = input;
+  const started = performance.now();
+  const broker = createGenerationBroker({
+    setup: ctx.llm.setup,
+    runLedger: ctx.llm.runLedger,
+    generationLimits: ctx.llm.generationLimits,
+    ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
+  });
+  // The agent's deadline leaves slack for the workspace to be taken out before the kill;
+  // ctx.evaluate runs on the agent's time, and the container's clock gets what a call
+  // begun just before the deadline can outlast it by (see evaluateSlackMs).
+  const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
+  const timeoutMs = ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0);
+  const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
+  let result: ImproveOutcome;
+  try {
+    result = await runImprove({
+      engine: ctx.sandbox.engine,
+      image: ctx.sandbox.image,
+      labels: containerLabels(ctx, input.generationId, "self-modify"),
+      buildDir: input.parentBuildDir,
+      agentDir: input.parentSnapshotDir,
+      takeTo: input.takeTo,
+      runtime: ctx.sandbox.runtime,
+      timeoutMs,
+      init: {
+        task: ctx.task.manifest.name,
+        seed: input.seed,
+        llmAvailable: ctx.llm.setup.available,
+        deadline,
+        request: input.request(broker.remainingTokens(), deadline) as unknown as WireJson,
+      },
+      onLlm: broker.onLlm,
+      onTool: broker.onTool,
+      evaluate: drafts.service,
+    });
+  } finally {
+    broker.close();
+    const harnessFailure = await drafts.close();
+    if (harnessFailure !== null) throw harnessFailure;
+  }
+  const parsed = ReportShape.safeParse(result.report);
+  const summary = parsed.success ? oneLine(parsed.data.summary, SUMMARY_CHARS) : null;
+  const base = {
+    summary,
+    treeTaken: result.extracted.ok,
+    outcome: result.outcome,
+    // Arrival order across the broker's and the evaluator's entries (a stable sort keeps ties as they came).
+    transcript: [...broker.transcript(), ...drafts.transcript()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
+    usage: broker.usage(),
+    evaluateCalls: ctx.evaluations > 0 ? drafts.usage() : null,
+    model: ctx.llm.setup.available ? ctx.llm.setup.model : null,
+    durationMs: performance.now() - started,
+  };
+  if (result.end !== null) {
+    const code = result.end.kind === "timeout" || result.end.kind === "oom" ? result.end.kind : "improve_failed";
+    return { ...base, failure: failure("self_modify", code, oneLine(result.end.reason, SUMMARY_CHARS)) };
+  }
+  if (!result.extracted.ok) {
+    return { ...base, failure: failure("extract", "extraction_refused", oneLine(result.extracted.reason, SUMMARY_CHARS)) };
+  }
+  if (!parsed.success) {
+    return { ...base, failure: failure("self_modify", "bad_report", "improve returned no { summary: string } report") };
+  }
+  return { ...base, failure: null };
+}

@@ -1,0 +1,204 @@
+/**
+ * `evolve run`: parse the options, check the task and agent before any container starts,
+ * sweep dead sessions, create the run folder, and execute the run.
+ */
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { type EngineConnector, type SandboxEngine } from "../../../../sandbox/src/index.js";
+import { EvolveError, type Runtime } from "../../kernel/index.js";
+import {
+  ArchiveWriter,
+  generationPaths,
+  lineageOf,
+  readGeneration,
+  readRunRecord,
+  resolveRunDir,
+  RUN_SCHEMA_VERSION,
+  type ArenaSettings,
+  type RunOrigin,
+  type RunRecord,
+} from "../../archive/index.js";
+import type { Task } from "../../evaluation/index.js";
+import { resolveLlmSetup, type LlmPort } from "../../llm/index.js";
+import { approvalCleared, readRunPolicy, type RunPolicy } from "../../supervision/index.js";
+import { readRun } from "../../archive/index.js";
+import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../../validation/index.js";
+import { preflightRun } from "./preflight.js";
+import { recordedTaskDir } from "./recorded-task.js";
+import type { ProgressSink } from "../view/index.js";
+import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-settings.js";
+import { executeRun } from "./run-session.js";
+import type { RunSummary } from "../view/index.js";
+
+/** The outside world of a run: where progress goes, Ctrl-C, the environment (LLM settings). */
+export interface RunIo {
+  sink: ProgressSink;
+  signal: AbortSignal;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Serves LLM calls from elsewhere (replay, tests); the environment's endpoint when absent. */
+  port?: LlmPort | null;
+  /** The engines: connected already (tests, benchmarks), or the command's wiring point, called once the run's runtime is known. */
+  engine: SandboxEngine | EngineConnector;
+  /** The container session label of this process (tests count leftovers by it); fresh when absent. */
+  session?: string;
+}
+
+/** The harness version recorded in run.json. */
+export async function harnessVersion(): Promise<string> {
+  const text = await readFile(resolve(import.meta.dirname, "../../../../package.json"), "utf8");
+  return z.object({ version: z.string().min(1) }).parse(JSON.parse(text)).version;
+}
+
+/** The run's engines: those handed in, or connected now through the command's wiring point. */
+export async function engineOf(io: RunIo, runtime: Runtime): Promise<SandboxEngine> {
+  if (typeof io.engine !== "function") return io.engine;
+  return io.engine({ runtime, warmPoolDefault: DEFAULT_WARM_POOL, onNote: (line) => io.sink.write(`${line}\n`) });
+}
+
+function workersGiven(raw: unknown): boolean {
+  return typeof raw === "object" && raw !== null && (raw as { workers?: unknown }).workers !== undefined;
+}
+
+/** Starts a new run and executes it to its end. */
+export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
+  const parsed = RunOptions.safeParse(raw);
+  if (!parsed.success) throw new EvolveError("invalid_options", `invalid run options:\n${z.prettifyError(parsed.error)}`);
+  const options = parsed.data;
+  const root = resolve(options.out);
+  const llmSetup = resolveLlmSetup(io.env, options.model === null ? {} : { model: options.model });
+  if (options.budgetUsd !== null && llmSetup.available && llmSetup.price === null) {
+    throw new EvolveError("invalid_options", `--budget-usd is set but the price of model "${llmSetup.model}" is unknown`, {
+      hint: "use --budget-tokens for this model",
+    });
+  }
+  // Read before anything starts: a policy with a misspelt key must not become a run without it.
+  const policy = options.policy === null ? null : await readRunPolicy(resolve(options.policy));
+  const origin = options.from === null ? null : await resolveOrigin(options.from, root);
+  const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
+  const agentDir = origin?.snapshotDir ?? resolve(options.agent);
+
+  const validator = createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } });
+  validator.warm();
+  const task = await preflightRun(taskDir, agentDir, validator);
+  const arena = options.arena === null ? undefined : arenaSettings(options.arena);
+  if (arena !== undefined) preflightArena(task, agentDir);
+  if (arena !== undefined) options.generations = arena.rounds * arena.codePopulation;
+
+  const engine = await engineOf(io, options.runtime);
+  if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
+  const swept = await engine.sweep();
+  if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
+
+  const now = new Date().toISOString();
+  const record: RunRecord = {
+    schemaVersion: RUN_SCHEMA_VERSION,
+    id: options.runId ?? newRunId(),
+    createdAt: now,
+    updatedAt: now,
+    config: {
+      task: { name: task.manifest.name, dir: task.dir },
+      agentDir,
+      generations: options.generations,
+      workers: options.workers,
+      selection: options.selection,
+      seed: options.seed,
+      model: llmSetup.available ? llmSetup.model : null,
+      runtime: options.runtime,
+      limits: {
+        budgetTokens: options.budgetTokens,
+        budgetUsd: options.budgetUsd,
+        generationTokens: options.generationTokens,
+        improveTimeoutMs: options.improveTimeoutMs,
+        importTimeoutMs: options.importTimeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
+        checkMemoryMb: options.checkMemoryMb,
+        checkTimeoutMs: options.checkTimeoutMs,
+        evaluations: options.evaluations,
+      },
+      ...(arena === undefined ? {} : { arena }),
+    },
+    harnessVersion: await harnessVersion(),
+    ...(origin === null ? {} : { from: origin.from }),
+    ...(policy === null ? {} : { policy }),
+    status: "running",
+    rng: null,
+  };
+  const writer = await ArchiveWriter.create(root, record);
+  await writer.appendEvent({ type: "started", at: now, run: record.id, pid: process.pid, host: hostname() });
+  io.sink.write(
+    `run ${record.id}: task ${task.manifest.name}, ${arena === undefined ? `${options.generations} generations` : `arena ${describeArena(arena)}`}, ${options.workers} workers, ` +
+      `${arena === undefined ? `selection ${options.selection}, ` : ""}${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
+      `archive ${writer.runDir}\n` +
+      (policy === null ? "" : `policy: ${describePolicy(policy)}\n`),
+  );
+  return executeRun({
+    writer,
+    task,
+    engine,
+    validator,
+    llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
+    seedDir: agentDir,
+    signal: io.signal,
+    sink: io.sink,
+    ...(io.session === undefined ? {} : { session: io.session }),
+  });
+}
+
+/** `--from RUN/GEN`: that generation's snapshot, its task, and the lineage recorded in run.json. */
+async function resolveOrigin(from: string, root: string): Promise<{ from: RunOrigin; snapshotDir: string; taskDir: string }> {
+  const cut = from.lastIndexOf("/");
+  const runDir = await resolveRunDir(from.slice(0, cut), root);
+  const generation = from.slice(cut + 1);
+  const runRecord = await readRunRecord(runDir);
+  if (!runRecord.ok) throw new EvolveError("archive_corrupt", `${runRecord.problem.path}: ${runRecord.problem.reason}`);
+  const record = await readGeneration(runDir, generation);
+  if (!approvalCleared(record)) {
+    const verdict = record.approval?.decision?.verdict === "rejected" ? "was rejected" : "is waiting for approval";
+    throw new EvolveError("invalid_options", `${from} ${verdict}; only generations the run's policy lets through can be branched from`, {
+      hint: verdict === "was rejected" ? "branch from another generation (evolve tree shows them)" : `evolve approve ${from.slice(0, cut)} ${generation} first`,
+    });
+  }
+  if (record.snapshotHash === null) {
+    throw new EvolveError("unknown_generation", `${from} has no snapshot to branch from (${record.status.kind === "invalid" ? `${record.status.stage}: ${record.status.code}` : "none recorded"})`);
+  }
+  const lineage = lineageOf((await readRun(runDir)).generations, generation);
+  return {
+    from: { run: runRecord.value.id, generation, lineage },
+    snapshotDir: generationPaths(runDir, generation).snapshot,
+    taskDir: recordedTaskDir(runRecord.value.config.task),
+  };
+}
+
+function arenaSettings(options: ArenaOptions): ArenaSettings {
+  return { mode: options.codePopulation === 1 && options.testPopulation === 1 ? "duel" : "population", ...options };
+}
+
+function describeArena(arena: ArenaSettings): string {
+  const shape = arena.mode === "duel" ? "duel" : `populations ${arena.codePopulation} code, ${arena.testPopulation} tests, best kept every ${arena.tournamentEvery} rounds`;
+  return `${shape}, ${arena.rounds} rounds, suite cap ${arena.suiteCap}`;
+}
+
+/** An arena needs the task's oracle and a tester in the agent tree: said before anything starts. */
+function preflightArena(task: Task, agentDir: string): void {
+  if (task.oracle === null) {
+    throw new EvolveError("invalid_task", `task ${task.manifest.name} has no oracle, so no test can be judged in an arena`, { hint: "export an oracle from its grader.ts (README, \"Your own task\"); email-validation and snake have one" });
+  }
+  if (!existsSync(join(agentDir, ...TESTER_FILE.split("/")))) {
+    throw new EvolveError("invalid_agent", `the agent tree ${agentDir} has no tester/index.ts, so it cannot propose tests in an arena`, { hint: "the seed agent's tester/ is a start (README, \"Arena runs\")" });
+  }
+}
+
+/** The policy in one line for the run's opening lines. */
+function describePolicy(policy: RunPolicy): string {
+  const parts: string[] = [];
+  if ((policy.protectedPaths?.length ?? 0) > 0) parts.push(`protected ${policy.protectedPaths?.join(", ")}`);
+  const rules = policy.approval;
+  const asks: string[] = [];
+  if ((rules?.paths?.length ?? 0) > 0) asks.push(`changes to ${rules?.paths?.join(", ")}`);
+  if (rules?.maxChangedLines !== undefined) asks.push(`more than ${rules.maxChangedLines} changed lines`);
+  if (rules?.addOrDeleteFiles === true) asks.push("added or deleted files");
+  if (asks.length > 0) parts.push(`approval for ${asks.join(", ")}${rules?.timeoutMinutes === undefined ? "" : ` (timeout ${rules.timeoutMinutes} min)`}`);
+  return parts.length === 0 ? "none in effect" : parts.join("; ");
+}

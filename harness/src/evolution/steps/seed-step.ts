@@ -1,0 +1,49 @@
+/**
+ * Generation 0: the seed (or the branch point of a --from run), validated without the
+ * non-empty-diff rule and evaluated like any child. Its patch is against the empty tree.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { EvolveError } from "../../kernel/index.js";
+import { diffDirectories, formatGenerationId, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
+import { buildRecord, recordGeneration } from "./record-generation.js";
+import type { RunContext } from "../context/index.js";
+import { generationSeed } from "../context/index.js";
+import { judgeTree } from "../pipeline/index.js";
+
+const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
+
+/** Validates, evaluates and records `agentDir` as g0000. */
+export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, agentDir: string, summary: string): Promise<GenerationRecord> {
+  const started = performance.now();
+  const id = formatGenerationId(0);
+  const timings: PhaseTimings = {};
+  const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
+  try {
+    const t = performance.now();
+    const diff = await diffDirectories(null, agentDir);
+    if (!diff.ok) throw new EvolveError("invalid_agent", `the agent tree ${agentDir} does not read as a tree: ${diff.reason}`, { hint: "evolve check --agent DIR lists what is wrong" });
+    timings.materialise = performance.now() - t;
+    const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings });
+    const engines = ctx.engines.settle(id);
+    const built = buildRecord({
+      id,
+      parent: null,
+      depth: 0,
+      failure,
+      evaluation,
+      summary,
+      changes: diff.changes,
+      usage: NO_USAGE,
+      model: null,
+      snapshotHash: diff.snapshotHash,
+      seed: generationSeed(ctx.runSeed, 0),
+      timings,
+      started,
+    });
+    const record = engines === undefined ? built : { ...built, engines };
+    return await recordGeneration(writer, record, { snapshotDir: agentDir, patch: diff.patch, transcript: [], logs: {} });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
