@@ -5,6 +5,8 @@
  * hostile data (a refine can loop, a judge can hang), so the harness kills this process on
  * its wall clock and starts a fresh one. argv[2]: the path of grader.ts.
  */
+import { z } from "zod";
+import { zodIssues } from "../kernel/index.js";
 import { checkGraderShape, checkOracleShape, importTaskModule, type Grader, type Oracle } from "../evaluation/index.js";
 import { oneLine } from "../text/index.js";
 import { JUDGE_TEXT_CHARS, jsonDepth, MAX_INSTANCE_BYTES, MAX_INSTANCE_DEPTH, type JudgeJob, type JudgeResult, type JudgeWorkerMessage } from "./judge-protocol.js";
@@ -18,9 +20,8 @@ const line = (text: string): string => oneLine(text, JUDGE_TEXT_CHARS);
 const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 const discard = (code: Extract<JudgeResult, { outcome: "discarded" }>["code"], reason: string): JudgeResult => ({ outcome: "discarded", code, reason: line(reason) });
 
-function issues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  return error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ");
-}
+/** What `oracle.judge` may return (it is the task's code, judging hostile proposals: its answer is checked too). */
+const Judgement = z.union([z.object({ ok: z.literal(true), instance: z.custom<unknown>((v) => v !== undefined, "instance is missing"), verdict: z.string() }), z.object({ ok: z.literal(false), reason: z.string() })]);
 
 /** The instance as the grader parses it, as JSON text, or why it is not a test. */
 function checkInstance(grader: Grader, instance: unknown, id: string): JudgeResult | { text: string } {
@@ -35,7 +36,7 @@ function checkInstance(grader: Grader, instance: unknown, id: string): JudgeResu
   const value: unknown = JSON.parse(text);
   if (jsonDepth(value, MAX_INSTANCE_DEPTH) > MAX_INSTANCE_DEPTH) return discard("instance_schema", `the oracle's instance nests deeper than ${MAX_INSTANCE_DEPTH}`);
   const parsed = grader.instanceSchema.safeParse(value);
-  if (!parsed.success) return discard("instance_schema", `the oracle's instance does not match grader.instanceSchema: ${issues(parsed.error)}`);
+  if (!parsed.success) return discard("instance_schema", `the oracle's instance does not match grader.instanceSchema: ${zodIssues(parsed.error)}`);
   if (parsed.data.id !== id) return discard("instance_schema", `the oracle's instance has id ${JSON.stringify(parsed.data.id)?.slice(0, 60)}, not the given ${id}`);
   const out = JSON.stringify(parsed.data) as string | undefined;
   if (out === undefined || Buffer.byteLength(out) > MAX_INSTANCE_BYTES) return discard("instance_schema", "the parsed instance is not JSON of at most 256 KiB");
@@ -44,19 +45,20 @@ function checkInstance(grader: Grader, instance: unknown, id: string): JudgeResu
 
 async function judgeOne(oracle: Oracle, grader: Grader, job: JudgeJob): Promise<JudgeResult> {
   const proposal = oracle.proposalSchema.safeParse(JSON.parse(job.proposal));
-  if (!proposal.success) return discard("schema", issues(proposal.error));
+  if (!proposal.success) return discard("schema", zodIssues(proposal.error));
   let judged: unknown;
   try {
     judged = await oracle.judge(proposal.data, job.id);
   } catch (error) {
     return discard("oracle_failed", `oracle.judge threw: ${describe(error)}`);
   }
-  const j = judged as { ok?: unknown; instance?: unknown; verdict?: unknown; reason?: unknown } | null;
-  if (typeof j === "object" && j !== null && j.ok === false && typeof j.reason === "string") return discard("oracle_refused", j.reason);
-  if (typeof j !== "object" || j === null || j.ok !== true || typeof j.verdict !== "string" || !("instance" in j))
-    return discard("oracle_failed", `oracle.judge returned ${JSON.stringify(judged)?.slice(0, 80) ?? String(judged)}, not { ok: true, instance, verdict } or { ok: false, reason }`);
-  const checked = checkInstance(grader, j.instance, job.id);
-  return "text" in checked ? { outcome: "accepted", instance: checked.text, verdict: line(j.verdict) } : checked;
+  const j = safely(() => Judgement.safeParse(judged));
+  if (j === null || !j.success) {
+    return discard("oracle_failed", `oracle.judge returned ${safely(() => JSON.stringify(judged)?.slice(0, 80)) ?? String(judged)}, not { ok: true, instance, verdict } or { ok: false, reason }`);
+  }
+  if (!j.data.ok) return discard("oracle_refused", j.data.reason);
+  const checked = checkInstance(grader, j.data.instance, job.id);
+  return "text" in checked ? { outcome: "accepted", instance: checked.text, verdict: line(j.data.verdict) } : checked;
 }
 
 async function start(path: string): Promise<{ oracle: Oracle; grader: Grader } | string> {
@@ -84,4 +86,13 @@ else {
     );
   });
   send({ type: "ready" });
+}
+
+/** A value of `f`, or null when reading the oracle's answer throws (a getter, a cycle). */
+function safely<T>(f: () => T): T | null {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,8 @@
 /** Loads a task folder: manifest, both splits and the trusted grader, all checked at once. */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { EvolveError } from "../kernel/index.js";
+import { z } from "zod";
+import { EvolveError, readJson, zodIssues } from "../kernel/index.js";
 import { TaskManifest } from "./task-manifest.js";
 import type { Grader, TaskInstance } from "./grader.js";
 import { GRADER_FILE, loadGraderModule } from "./grader-module.js";
@@ -18,20 +19,12 @@ export interface Task {
   readonly oracle: Oracle | null;
 }
 
-async function readJson(path: string, problems: string[]): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (cause) {
-    problems.push(`${basename(path)}: cannot read (${(cause as Error).message})`);
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (cause) {
-    problems.push(`${basename(path)}: not JSON (${(cause as Error).message})`);
-    return undefined;
-  }
+/** A task file as JSON (its shape is checked after), or undefined with the problem noted. */
+async function readTaskJson(path: string, problems: string[]): Promise<unknown> {
+  const read = await readJson(z.unknown(), path);
+  if (read.ok) return read.value;
+  problems.push(`${basename(path)}: ${read.problem === "not_json" || read.problem === "empty" ? "not JSON" : "cannot read"} (${read.reason})`);
+  return undefined;
 }
 
 async function importGrader(dir: string, problems: string[]): Promise<{ grader: Grader; oracle: Oracle | null } | null> {
@@ -68,7 +61,7 @@ function schemaProblem(grader: Grader, item: unknown): { data: TaskInstance } | 
     return { problem: `grader.instanceSchema threw (${cause instanceof Error ? cause.message : String(cause)})` };
   }
   if (!parsed.success)
-    return { problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") };
+    return { problem: zodIssues(parsed.error) };
   if (typeof parsed.data.id !== "string" || parsed.data.id === "") return { problem: "missing string id" };
   return { data: parsed.data };
 }
@@ -112,22 +105,20 @@ function parseSplit(
 export async function loadTask(dir: string): Promise<Task> {
   const root = resolve(dir);
   const problems: string[] = [];
-  const rawManifest = await readJson(join(root, "task.json"), problems);
+  const rawManifest = await readTaskJson(join(root, "task.json"), problems);
   let manifest: TaskManifest | null = null;
   if (rawManifest !== undefined) {
     const parsed = TaskManifest.safeParse(rawManifest);
     if (parsed.success) manifest = parsed.data;
-    else
-      for (const issue of parsed.error.issues)
-        problems.push(`task.json: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    else problems.push(`task.json: ${zodIssues(parsed.error)}`);
   }
   if (manifest !== null && manifest.name !== basename(root))
     problems.push(`task.json: name "${manifest.name}" differs from the folder name "${basename(root)}"`);
 
   const imported = await importGrader(root, problems);
   const grader = imported?.grader ?? null;
-  const visible = parseSplit("visible.json", await readJson(join(root, "visible.json"), problems), grader, problems);
-  const heldout = parseSplit("heldout.json", await readJson(join(root, "heldout.json"), problems), grader, problems);
+  const visible = parseSplit("visible.json", await readTaskJson(join(root, "visible.json"), problems), grader, problems);
+  const heldout = parseSplit("heldout.json", await readTaskJson(join(root, "heldout.json"), problems), grader, problems);
 
   const seen = new Map<string, string>();
   for (const [file, split] of [["visible.json", visible], ["heldout.json", heldout]] as const)

@@ -7,6 +7,7 @@
 export { CommonErrorCode, ErrorCode, EvolveError, HarnessErrorCode, SandboxErrorCode, assertNever } from "./errors.js";
 export { WireJson } from "./wire-json.js";
 export { Runtime } from "./runtime.js";
+export { parseJson, readJson, zodIssues, type JsonRead } from "./read-json.js";
 export { ContainerEndKind, type ContainerEnd } from "./container-end.js";
 export {
   LlmErrorCode,

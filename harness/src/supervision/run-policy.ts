@@ -4,9 +4,8 @@
  * policy it started with. Every key is optional; an unknown (say, misspelt) key is an error
  * naming it: a rule that silently does nothing is the worst outcome for a safety setting.
  */
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { EvolveError } from "../kernel/index.js";
+import { EvolveError, assertNever, parseJson, readJson, type JsonRead } from "../kernel/index.js";
 import { GlobPattern } from "./glob.js";
 
 const Patterns = z.array(GlobPattern).max(100);
@@ -36,27 +35,28 @@ const KEYS_HINT =
 
 /** Parses a policy file's text; a problem is an `invalid_options` error naming the key. */
 export function parseRunPolicy(text: string, source: string): RunPolicy {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new EvolveError("invalid_options", `policy ${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { hint: KEYS_HINT });
-  }
-  const parsed = RunPolicy.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => `${i.path.length === 0 ? "(top level)" : i.path.join(".")}: ${i.message}`);
-  throw new EvolveError("invalid_options", `policy ${source}: ${problems.join("; ")}`, { hint: KEYS_HINT });
+  return policyOf(parseJson(RunPolicy, text), source);
 }
 
 /** Reads and parses a policy file. */
 export async function readRunPolicy(path: string): Promise<RunPolicy> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (cause) {
-    throw new EvolveError("invalid_options", `cannot read the policy file ${path}`, { cause, hint: "--policy takes a JSON file" });
+  return policyOf(await readJson(RunPolicy, path), path);
+}
+
+function policyOf(read: JsonRead<RunPolicy>, source: string): RunPolicy {
+  if (read.ok) return read.value;
+  switch (read.problem) {
+    case "missing":
+    case "unreadable":
+      throw new EvolveError("invalid_options", `cannot read the policy file ${source}: ${read.reason}`, { hint: "--policy takes a JSON file" });
+    case "empty":
+    case "not_json":
+      throw new EvolveError("invalid_options", `policy ${source} is not JSON: ${read.reason}`, { hint: KEYS_HINT });
+    case "schema":
+      throw new EvolveError("invalid_options", `policy ${source}: ${read.reason}`, { hint: KEYS_HINT });
+    default:
+      return assertNever(read.problem, "policy problem");
   }
-  return parseRunPolicy(text, path);
 }
 
 /** Whether the policy asks for any approval at all (a run without it never has pending children). */

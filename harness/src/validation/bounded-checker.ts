@@ -3,15 +3,12 @@
  * at a time, a wall clock per candidate. A candidate that exhausts a limit is an invalid
  * generation at the compile stage (`compile_timeout`, `compile_memory`, `compile_crash`);
  * the worker is replaced and the next candidate is checked by a fresh one.
- *
- * A process rather than a worker thread: a thread's resourceLimits usually end it cleanly,
- * but a large allocation near the limit can make V8 abort the whole process (seen in the
- * security suite: "CALL_AND_RETRY_LAST Allocation failed"), which must not be the harness.
+ * The process itself, its limits and how its death is told apart are harness/src/worker's.
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { failure, type ValidationFailure } from "../results/index.js";
-import { EvolveError, type ErrorCode } from "../kernel/index.js";
+import { ErrorCode, EvolveError } from "../kernel/index.js";
+import { BoundedProcess, type ProcessEnd } from "../worker/index.js";
 import type { CheckJob, CheckWorkerMessage } from "./check-protocol.js";
 import { CheckLimits } from "./check-limits.js";
 import type { StaticOutcome, StaticPhase, StaticRequest } from "./static-checks.js";
@@ -33,20 +30,14 @@ const PHASE_WORDS: Record<StaticPhase, string> = {
   signature: "the signature check",
 };
 
-/** What the worker does next: answer the job, or die trying. */
-type JobEnd =
-  | { kind: "message"; message: CheckWorkerMessage }
-  | { kind: "out_of_memory" }
-  | { kind: "exited"; detail: string };
+type JobEnd = ProcessEnd<CheckWorkerMessage>;
 
 interface LiveWorker {
-  worker: ChildProcess;
-  ready: Promise<void>;
-  /** Resolved by the worker's next answer or death; replaced per job. */
-  waiter: ((end: JobEnd) => void) | null;
+  process: BoundedProcess<CheckWorkerMessage, CheckJob>;
+  /** Resolves with the committed heap right after warm-up, or rejects with why it did not start. */
+  ready: Promise<number>;
+  /** The phase the current check is in (the worker says so as it goes). */
   phase: StaticPhase;
-  /** Committed heap right after warm-up. */
-  warmHeapMb: number;
 }
 
 /** Runs static checks in a resource-limited worker process, one candidate at a time. */
@@ -85,44 +76,25 @@ export class BoundedChecker {
   }
 
   #worker(): LiveWorker {
-    if (this.#live !== null) return this.#live;
+    // A worker that died between checks (it is unreferenced, so nothing waited on it) is replaced.
+    if (this.#live !== null && this.#live.process.alive) return this.#live;
     this.started++;
-    // Only the worker's own flags: none of the harness's (a test runner's, an inspector's).
-    const worker = fork(WORKER_ENTRY, [], {
-      execArgv: [`--max-old-space-size=${this.limits.memoryMb}`, "--max-semi-space-size=4", "--heap-growing-percent=20"],
-      serialization: "advanced",
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-    });
-    // Its last words on stderr say how it died (V8's out-of-memory report); capped.
-    let stderr = "";
-    worker.stderr?.on("data", (chunk: Buffer) => {
-      if (stderr.length < 16_384) stderr += chunk.toString("utf8");
-    });
-    // An idle worker must not keep a finished command alive; a pending check's timer does.
-    worker.unref();
-    worker.channel?.unref();
-    const live: LiveWorker = { worker, ready: Promise.resolve(), waiter: null, phase: "policy", warmHeapMb: 0 };
-    const deliver = (end: JobEnd): void => {
-      const waiter = live.waiter;
-      live.waiter = null;
-      waiter?.(end);
+    const live: LiveWorker = {
+      process: new BoundedProcess<CheckWorkerMessage, CheckJob>({
+        entry: WORKER_ENTRY,
+        memoryMb: this.limits.memoryMb,
+        flags: ["--heap-growing-percent=20"],
+        aside: (message) => {
+          if (message.type === "phase") live.phase = message.phase;
+          return message.type === "phase";
+        },
+      }),
+      ready: Promise.resolve(0),
+      phase: "policy",
     };
-    live.ready = new Promise<void>((resolve, reject) => {
-      live.waiter = (end) => {
-        if (end.kind === "message" && end.message.type === "ready") {
-          live.warmHeapMb = end.message.heapMb;
-          resolve();
-        } else reject(startFailure(end, this.limits));
-      };
-    });
-    worker.on("message", (message: CheckWorkerMessage) => {
-      if (message.type === "phase") live.phase = message.phase;
-      else deliver({ kind: "message", message });
-    });
-    worker.on("error", (error) => deliver({ kind: "exited", detail: error.message }));
-    worker.on("exit", (code, signal) => {
-      if (this.#live === live) this.#live = null;
-      deliver(outOfMemory(code, signal, stderr) ? { kind: "out_of_memory" } : { kind: "exited", detail: signal === null ? `exit code ${code}` : `signal ${signal}` });
+    live.ready = live.process.next(READY_TIMEOUT_MS).then((end) => {
+      if (end.kind === "message" && end.message.type === "ready") return end.message.heapMb;
+      throw startFailure(end, this.limits);
     });
     this.#live = live;
     return live;
@@ -138,20 +110,15 @@ export class BoundedChecker {
   async #retire(): Promise<void> {
     const live = this.#live;
     this.#live = null;
-    if (live === null || live.worker.exitCode !== null || live.worker.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => live.worker.once("exit", () => resolve()));
-    // Held while it dies: with the worker unreferenced, a command whose last step is this
-    // wait would otherwise find its event loop empty and end with Node's exit code 13.
-    live.worker.ref();
-    live.worker.kill("SIGKILL");
-    await exited;
+    await live?.process.kill();
   }
 
   async #checkNow(request: StaticRequest): Promise<StaticOutcome> {
     if (this.#closed) throw new EvolveError("internal", "the validator was closed");
     const live = this.#worker();
+    let warmHeapMb: number;
     try {
-      await waitWithTimeout(live.ready, READY_TIMEOUT_MS, "the check worker did not start");
+      warmHeapMb = await live.ready;
     } catch (error) {
       await this.#retire();
       throw error;
@@ -159,18 +126,10 @@ export class BoundedChecker {
     const id = this.#nextId++;
     live.phase = "policy";
     const started = performance.now();
-    const end = await new Promise<JobEnd | "timeout">((resolve) => {
-      const timer = setTimeout(() => resolve("timeout"), this.limits.timeoutMs);
-      live.waiter = (jobEnd) => {
-        clearTimeout(timer);
-        resolve(jobEnd);
-      };
-      const job: CheckJob = { type: "check", id, request };
-      live.worker.send(job);
-    });
+    const end = await live.process.next(this.limits.timeoutMs, { type: "check", id, request });
     const elapsed = performance.now() - started;
-    if (end !== "timeout" && end.kind === "message" && end.message.type === "done" && end.message.id === id) {
-      if (end.message.heapMb > live.warmHeapMb + RECYCLE_GROWTH_MB) await this.#replace();
+    if (end.kind === "message" && end.message.type === "done" && end.message.id === id) {
+      if (end.message.heapMb > warmHeapMb + RECYCLE_GROWTH_MB) await this.#replace();
       return end.message.outcome;
     }
     await this.#replace();
@@ -180,14 +139,9 @@ export class BoundedChecker {
   }
 }
 
-/** V8 out of heap: it prints its fatal report and aborts (SIGABRT, or exit code 134 through a shell). */
-function outOfMemory(code: number | null, signal: NodeJS.Signals | null, stderr: string): boolean {
-  return (signal === "SIGABRT" || code === 134) && /heap out of memory|Allocation failed/i.test(stderr);
-}
-
-function limitFailure(end: JobEnd | "timeout", phase: StaticPhase, limits: CheckLimits): ValidationFailure | null {
+function limitFailure(end: JobEnd, phase: StaticPhase, limits: CheckLimits): ValidationFailure | null {
   const during = PHASE_WORDS[phase];
-  if (end === "timeout") {
+  if (end.kind === "timeout") {
     const seconds = limits.timeoutMs / 1000;
     return failure("compile", "compile_timeout", `the checks did not finish within the time limit of ${seconds} s (stopped during ${during}; --check-timeout)`);
   }
@@ -200,14 +154,16 @@ function limitFailure(end: JobEnd | "timeout", phase: StaticPhase, limits: Check
   return null;
 }
 
-function harnessError(end: JobEnd | "timeout"): EvolveError {
-  if (end !== "timeout" && end.kind === "message" && end.message.type === "harness_error") {
+function harnessError(end: JobEnd): EvolveError {
+  if (end.kind === "message" && end.message.type === "harness_error") {
     const { code, message, hint, stack } = end.message;
-    const error = new EvolveError(code as ErrorCode, message, hint === null ? {} : { hint });
+    // A code the kernel does not know is a bug of the worker: reported as internal, with its words.
+    const known = ErrorCode.safeParse(code);
+    const error = new EvolveError(known.success ? known.data : "internal", message, hint === null ? {} : { hint });
     if (stack !== null) error.stack = stack;
     return error;
   }
-  const detail = end !== "timeout" && end.kind === "exited" ? end.detail : "an unexpected answer";
+  const detail = end.kind === "exited" ? end.detail : end.kind === "timeout" ? "no answer in time" : "an unexpected answer";
   return new EvolveError("internal", `the check worker failed: ${detail}`);
 }
 
@@ -218,17 +174,6 @@ function startFailure(end: JobEnd, limits: CheckLimits): EvolveError {
     });
   }
   if (end.kind === "message" && end.message.type === "harness_error") return harnessError(end);
+  if (end.kind === "timeout") return new EvolveError("internal", `the check worker did not start within ${READY_TIMEOUT_MS / 1000} s`);
   return new EvolveError("internal", `the check worker failed to start: ${end.kind === "exited" ? end.detail : end.message.type}`);
-}
-
-async function waitWithTimeout(promise: Promise<void>, ms: number, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new EvolveError("internal", `${what} within ${ms / 1000} s`)), ms);
-  });
-  try {
-    await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -8,7 +8,8 @@
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
-import { EvolveError } from "../kernel/index.js";
+import { z } from "zod";
+import { EvolveError, readJson } from "../kernel/index.js";
 import { firstMatchOf } from "../supervision/index.js";
 import type { PolicyCaps } from "./policy-caps.js";
 import { TESTER_FILE } from "./tester-entry.js";
@@ -123,17 +124,14 @@ async function sameFile(childDir: string, parentDir: string, child: TreeFile, pa
   return a.equals(b);
 }
 
+/** The part of an agent's package.json an installer would run; the rest is not looked at. */
+const PackageScripts = z.object({ scripts: z.record(z.string(), z.unknown()) });
+
 async function installHook(path: string): Promise<string | null> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(path, "utf8"));
-  } catch {
-    return null; // not JSON: no installer would run it (and the build never contains it)
-  }
-  if (typeof parsed !== "object" || parsed === null) return null;
-  const scripts = (parsed as { scripts?: unknown }).scripts;
-  if (typeof scripts !== "object" || scripts === null) return null;
-  return INSTALL_HOOKS.find((hook) => Object.hasOwn(scripts, hook)) ?? null;
+  // Not JSON, or no scripts: no installer would run anything (and the build never contains it).
+  const read = await readJson(PackageScripts, path);
+  if (!read.ok) return null;
+  return INSTALL_HOOKS.find((hook) => Object.hasOwn(read.value.scripts, hook)) ?? null;
 }
 
 async function sameTree(childDir: string, childFiles: readonly TreeFile[], parentDir: string, parentFiles: readonly TreeFile[]): Promise<boolean> {

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { EvolveError } from "../../../harness/src/kernel/index.js";
+import { EvolveError, readJson } from "../../../harness/src/kernel/index.js";
 
 const ContextMeta = z.object({
   Name: z.string(),
@@ -59,22 +59,16 @@ export async function readDockerContext(name: string, env: NodeJS.ProcessEnv = p
   const root = join(dockerConfigDir(env), "contexts");
   const id = createHash("sha256").update(name).digest("hex");
   const metaPath = join(root, "meta", id, "meta.json");
-  let text: string;
-  try {
-    text = await readFile(metaPath, "utf8");
-  } catch {
+  const read = await readJson(ContextMeta, metaPath);
+  if (!read.ok && (read.problem === "missing" || read.problem === "unreadable")) {
     throw new EvolveError("invalid_options", `no Docker context named "${name}" in ${root}`, {
       hint: "`docker context ls` lists the contexts (DOCKER_CONFIG picks another store); or give the engine as a URL: unix:///path, tcp://host:2376, ssh://user@host",
     });
   }
-  let meta: ContextMeta;
-  try {
-    meta = ContextMeta.parse(JSON.parse(text));
-  } catch (error) {
-    throw new EvolveError("invalid_options", `the Docker context "${name}" (${metaPath}) does not read: ${(error as Error).message.split("\n")[0]}`, {
-      hint: "recreate it with `docker context create`",
-    });
+  if (!read.ok) {
+    throw new EvolveError("invalid_options", `the Docker context "${name}" (${metaPath}) does not read: ${read.reason}`, { hint: "recreate it with `docker context create`" });
   }
+  const meta = read.value;
   return {
     name,
     host: meta.Endpoints.docker.Host,

@@ -3,9 +3,8 @@
  * value parsed with zod. No engine named: the local engine, exactly as before there were
  * several (DOCKER_HOST or the default socket).
  */
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { EvolveError } from "../../../harness/src/kernel/index.js";
+import { EvolveError, readJson } from "../../../harness/src/kernel/index.js";
 import { MAX_SLOTS } from "../fleet/index.js";
 
 
@@ -41,25 +40,14 @@ export const LOCAL_ENGINE: EngineSelection = { engines: [], requireAll: false };
 
 /** `--engines FILE` read and checked; every problem names the file. */
 export async function readEnginesFile(path: string): Promise<EngineEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new EvolveError("invalid_options", `--engines ${path}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new EvolveError("invalid_options", `--engines ${path} is not JSON: ${(error as Error).message}`);
-  }
-  const parsed = EnginesFile.safeParse(json);
-  if (!parsed.success) {
-    throw new EvolveError("invalid_options", `--engines ${path}:\n${z.prettifyError(parsed.error)}`, {
+  const read = await readJson(EnginesFile, path);
+  if (read.ok) return read.value.engines;
+  if (read.problem === "schema") {
+    throw new EvolveError("invalid_options", `--engines ${path}: ${read.reason}`, {
       hint: 'expected { "engines": [ { "spec": "CONTEXT or URL", "slots": 4, "label": "gpu-box" } ] }',
     });
   }
-  return parsed.data.engines;
+  throw new EvolveError("invalid_options", `--engines ${path}${read.problem === "not_json" || read.problem === "empty" ? " is not JSON" : ""}: ${read.reason}`);
 }
 
 /** The selection of `--engine` values, `--engines FILE` and `--require-all-engines`; labels must differ. */

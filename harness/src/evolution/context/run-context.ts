@@ -64,6 +64,9 @@ export function containerLabels(ctx: Pick<RunContext, "runId" | "sandbox">, gene
   return { session: ctx.sandbox.session, run: ctx.runId, generation: generationId, group: `${ctx.runId}/${generationId}`, ...(phase === undefined ? {} : { phase }) };
 }
 
+/** What a candidate needs of the run (the pipeline, a test generation, a ctx.evaluate draft): no archive, no ledger, no run seed. */
+export type CandidateContext = Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal" | "policy" | "builds" | "checkDeaths">;
+
 /** How a run's loop ended: its N children attempted, Ctrl-C, the LLM budget spent, or no parent left to select. */
 export type LoopEnd = "finished" | "interrupted" | "budget_spent" | "no_valid_parent";
 

@@ -10,31 +10,26 @@
  * refusal value; a failure of the harness itself is kept and rethrown by the caller.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { EvaluateResult } from "@evolve/contract";
 import type { EvaluateService, LiveWorkspace } from "../../../../sandbox/src/index.js";
 import type { WireJson } from "../../kernel/index.js";
-import { diffDirectories, type EvaluateCalls } from "../../archive/index.js";
-import { evaluateCandidate } from "../../evaluation/index.js";
+import type { EvaluateCalls } from "../../archive/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
 import { capText } from "../../text/index.js";
-import { countingEngine } from "../context/index.js";
+import type { RunContext } from "../context/index.js";
 import { planDraftRequest } from "./draft-request.js";
-import { visibleFeedback } from "./improve-request.js";
-import { containerLabels, type RunContext } from "../context/index.js";
-import { validateStep } from "./validate-step.js";
+import { MESSAGE_CHARS, runDraft, type DraftContext } from "./draft-run.js";
 
 /** No call begins with less than this before the meta agent's deadline. */
 export const MIN_WINDOW_MS = 10_000;
 /** Refused calls recorded one by one; later ones are only counted. */
 const RECORDED_REFUSALS = 20;
-const MESSAGE_CHARS = 2_000;
 /** Container starts (import check, evaluation sessions) beyond the limits of what runs in them. */
 const STARTS_MS = 20_000;
 
 export interface DraftEvaluatorInput {
-  ctx: Pick<RunContext, "sandbox" | "validator" | "task" | "evaluationSeed" | "runId" | "evaluations" | "workRoot" | "signal" | "policy">;
+  ctx: DraftContext;
   generationId: string;
   /** The parent's snapshot: the draft is checked against it, as the child will be. */
   parentSnapshotDir: string;
@@ -63,21 +58,6 @@ export interface DraftEvaluator {
  */
 export function evaluateSlackMs(ctx: Pick<RunContext, "sandbox" | "validator" | "task">): number {
   return ctx.validator.limits.timeoutMs + ctx.sandbox.importTimeoutMs + ctx.task.manifest.instanceTimeoutMs + STARTS_MS;
-}
-
-const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
-
-/**
- * A check's message without the host's folders in it (a compiler message can name a file
- * outside the tree by a relative path that climbs into them): no host path reaches a container.
- */
-function withoutHostPaths(message: string, dirs: readonly string[]): string {
-  let text = message;
-  for (const dir of [...dirs, REPO_ROOT, tmpdir(), homedir()].sort((a, b) => b.length - a.length)) {
-    if (dir.length < 2) continue;
-    text = text.replaceAll(dir, "<host>").replaceAll(dir.slice(1), "<host>");
-  }
-  return text;
 }
 
 export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator {
@@ -109,58 +89,12 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
     return null;
   };
 
-  /** Takes, checks and evaluates the draft; fills `entry`'s costs as it goes. */
+  /** Takes, checks and evaluates the draft in a scratch folder of its own; fills `entry`'s costs as it goes. */
   const run = async (plan: Extract<ReturnType<typeof planDraftRequest>, { ok: true }>, workspace: LiveWorkspace, entry: EvaluateTranscriptEntry): Promise<EvaluateResult> => {
-    const counted = countingEngine(ctx.sandbox.engine);
     const dir = await mkdtemp(join(ctx.workRoot, `${input.generationId}-draft${++drafts}-`));
-    const invalid = (stage: Extract<EvaluateResult, { outcome: "invalid" }>["stage"], code: string, message: string): EvaluateResult => ({
-      outcome: "invalid",
-      stage,
-      code,
-      message: capText(withoutHostPaths(message, [dir, ctx.workRoot, input.parentSnapshotDir]), MESSAGE_CHARS),
-      remaining: remaining(),
-    });
     try {
-      let t = performance.now();
-      const tree = join(dir, "tree");
-      const taken = await workspace.take(tree);
-      const read = taken.ok ? await diffDirectories(input.parentSnapshotDir, tree) : null;
-      entry.timings.extract = performance.now() - t;
-      if (!taken.ok) return invalid("extract", "extraction_refused", taken.reason);
-      if (read === null || !read.ok) return invalid("extract", "unreadable_tree", read?.reason ?? "the draft does not read as a tree");
-      entry.snapshotHash = read.snapshotHash;
-
-      t = performance.now();
-      const build = join(dir, "build");
-      const checkCtx = { ...ctx, sandbox: { ...ctx.sandbox, engine: counted.engine } };
-      const checked = await validateStep({ ctx: checkCtx, generationId: input.generationId, parentDir: input.parentSnapshotDir, childDir: tree, buildDir: build, phase: "draft-validate" });
-      entry.timings.checks = performance.now() - t;
-      if (checked.failure !== null) {
-        const where = checked.failure.file === null ? "" : `${checked.failure.file}${checked.failure.line === null ? "" : `:${checked.failure.line}`}: `;
-        return invalid(checked.failure.stage, checked.failure.code, `${where}${checked.failure.message}`);
-      }
-
-      t = performance.now();
-      const evaluation = await evaluateCandidate({
-        engine: counted.engine,
-        image: ctx.sandbox.image,
-        task: ctx.task,
-        buildDir: build,
-        labels: containerLabels(ctx, input.generationId, "draft-evaluate"),
-        runtime: ctx.sandbox.runtime,
-        seed: ctx.evaluationSeed,
-        visible: plan.kind === "visible" ? "full" : "stage1",
-        heldout: false,
-        llmAvailable: false,
-        // Instances stop starting at the deadline; the one running then has its own limit.
-        evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, input.deadline - Date.now())),
-        ...(plan.subset === null ? {} : { subset: plan.subset }),
-      });
-      entry.timings.evaluate = performance.now() - t;
-      const { instances, stderr } = visibleFeedback(evaluation.stages);
-      return { outcome: "evaluated", score: evaluation.visibleScore ?? 0, instances, stderr, remaining: remaining() };
+      return await runDraft({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline: input.deadline, plan, workspace, dir, entry, remaining });
     } finally {
-      entry.containers = counted.started();
       await rm(dir, { recursive: true, force: true });
     }
   };

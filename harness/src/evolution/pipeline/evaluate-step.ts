@@ -5,8 +5,8 @@
  */
 import type { EvaluationResult } from "../../results/index.js";
 import { evaluateCandidate } from "../../evaluation/index.js";
-import type { ScoreSummary } from "../../archive/index.js";
-import { containerLabels, type RunContext } from "../context/index.js";
+import type { PhaseTimings, ScoreSummary } from "../../archive/index.js";
+import { checkInterrupted, containerLabels, type RunContext } from "../context/index.js";
 
 export interface EvaluateStepInput {
   ctx: Pick<RunContext, "sandbox" | "task" | "evaluationSeed" | "runId">;
@@ -31,6 +31,15 @@ export async function evaluateStep(input: EvaluateStepInput): Promise<Evaluation
     heldout: true,
     llmAvailable: false,
   });
+}
+
+/** `evaluateStep`, its time added to `timings.evaluate`; a Ctrl-C meanwhile stops the step. */
+export async function evaluateTimed(input: EvaluateStepInput & { ctx: { signal: AbortSignal } }, timings: PhaseTimings): Promise<EvaluationResult> {
+  const started = performance.now();
+  const evaluation = await evaluateStep(input);
+  timings.evaluate = performance.now() - started;
+  checkInterrupted(input.ctx.signal);
+  return evaluation;
 }
 
 /** The per-split scores of an evaluation (all null when there was none). */

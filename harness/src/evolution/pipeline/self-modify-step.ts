@@ -9,7 +9,7 @@ import { runImprove, type ImproveOutcome } from "../../../../sandbox/src/index.j
 import { type WireJson } from "../../kernel/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../../llm/index.js";
 import { failure, type FailureAt } from "../../results/index.js";
-import { containerLabels, type RunContext } from "../context/index.js";
+import { containerLabels, type CandidateContext } from "../context/index.js";
 import { oneLine } from "../../text/index.js";
 import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
 import type { EvaluateCalls } from "../../archive/index.js";
@@ -20,7 +20,7 @@ const ReportShape = z.object({ summary: z.string() }).loose();
 const SUMMARY_CHARS = 500;
 
 export interface SelfModifyInput {
-  ctx: Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal" | "policy">;
+  ctx: CandidateContext;
   generationId: string;
   /** The parent's snapshot (TypeScript tree) and its compiled build. */
   parentSnapshotDir: string;

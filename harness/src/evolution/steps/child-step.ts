@@ -1,19 +1,18 @@
 /**
- * One child, start to end: materialise the parent → self-modify → extract → validate →
- * evaluate → record. The agent misbehaving at any phase is an invalid record, never an
- * exception; an interrupted run records nothing (the child is redone on resume).
+ * One child, start to end: materialise the parent → the candidate pipeline (self-modify →
+ * extract → validate → build) → evaluate → record. The agent misbehaving at any phase is an
+ * invalid record, never an exception; an interrupted run records nothing (the child is
+ * redone on resume).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { EvolveError } from "../../kernel/index.js";
-import { type EvaluationResult, type Failure, failure as fail } from "../../results/index.js";
-import { diffDirectories, generationPaths, type ArchiveWriter, type DirectoryDiff, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
-import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";
-import { buildImproveRequest } from "../pipeline/index.js";
-import { buildRecord, recordGeneration } from "./record-generation.js";
+import { generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
+import type { EvaluationResult } from "../../results/index.js";
 import { checkInterrupted, type RunContext } from "../context/index.js";
-import { selfModifyStep } from "../pipeline/index.js";
-import { judgeTree } from "../pipeline/index.js";
+import { buildImproveRequest, evaluateTimed, runCandidate, type Candidate } from "../pipeline/index.js";
+import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";
+import { buildRecord, recordGeneration } from "./record-generation.js";
 
 /** What the loop decided for one child. */
 export interface ChildPlan {
@@ -29,107 +28,87 @@ export interface ChildPlan {
 /** Runs one child to its record; returns the record written. */
 export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: ChildPlan): Promise<GenerationRecord> {
   const started = performance.now();
-  const timings: PhaseTimings = {};
   const { parent, id } = plan;
   if (parent.snapshotHash === null) throw new EvolveError("internal", `parent ${parent.id} has no snapshot`);
   const parentSnapshot = generationPaths(writer.runDir, parent.id).snapshot;
   const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
   try {
-    let t = performance.now();
-    const parentBuild = await ctx.builds.get(parentSnapshot, parent.snapshotHash);
-    const takeTo = join(work, "tree");
-    timings.materialise = performance.now() - t;
+    const t = performance.now();
+    const parentBuildDir = await ctx.builds.get(parentSnapshot, parent.snapshotHash);
+    const materialise = performance.now() - t;
     checkInterrupted(ctx.signal);
-
-    const modified = await selfModifyStep({
+    const candidate = await runCandidate({
       ctx,
       generationId: id,
-      parentSnapshotDir: parentSnapshot,
-      parentBuildDir: parentBuild,
-      takeTo,
-      seed: plan.seed,
-      request: (llmTokens, deadline) =>
-        buildImproveRequest({
-          manifest: ctx.task.manifest,
-          generation: { id, parent: parent.id, depth: parent.depth + 1 },
-          seed: plan.seed,
-          parent,
-          lineage: plan.lineage,
-          llmTokens,
-          deadline,
-          evaluations: ctx.evaluations,
-        }),
+      parentDir: parentSnapshot,
+      source: { kind: "self-modify", parentBuildDir, seed: plan.seed, request: (llmTokens, deadline) => improveRequest(ctx, plan, llmTokens, deadline) },
+      workDir: work,
+      // The parent's own tree is left to the policy gate, which records it as an empty change.
+      sameTree: (hash) => (hash === parent.snapshotHash ? null : (plan.sameTree?.(hash)?.id ?? null)),
+      events: writer,
     });
-    timings.selfModify = modified.durationMs;
-    checkInterrupted(ctx.signal);
-    await writer.appendEvent({
-      type: "self_modified",
-      at: new Date().toISOString(),
-      generation: id,
-      ok: modified.failure === null,
-      error: modified.failure?.message ?? null,
-      durationMs: modified.durationMs,
-    });
-
-    let failure: Failure | null = modified.failure;
-    t = performance.now();
-    let diff: Extract<DirectoryDiff, { ok: true }> | null = null;
-    if (modified.treeTaken) {
-      const read = await diffDirectories(parentSnapshot, takeTo);
-      if (read.ok) diff = read;
-      else failure ??= fail("extract", "unreadable_tree", read.reason);
-    }
-    timings.extract = performance.now() - t;
-
-    let evaluation: EvaluationResult | null = null;
-    if (failure === null && diff === null) failure = fail("extract", "no_tree", "the meta agent's tree did not come back");
-    // The parent's own tree is left to the policy gate, which records it as an empty change.
-    const original = failure === null && diff !== null && diff.snapshotHash !== parent.snapshotHash ? (plan.sameTree?.(diff.snapshotHash) ?? null) : null;
-    if (failure === null && diff !== null && original === null) {
-      ({ failure, evaluation } = await judgeTree({
-        ctx,
-        writer,
-        generationId: id,
-        parentDir: parentSnapshot,
-        childDir: takeTo,
-        workDir: work,
-        snapshotHash: diff.snapshotHash,
-        timings,
-      }));
-    }
-
-    // Before anything is written: a child an engine failed under is redone, not recorded.
-    const engines = ctx.engines.settle(id);
-    const built = buildRecord({
-      id,
-      parent: parent.id,
-      depth: parent.depth + 1,
-      failure,
-      evaluation,
-      summary: modified.summary,
-      changes: diff?.changes ?? [],
-      usage: modified.usage,
-      model: modified.model,
-      snapshotHash: diff?.snapshotHash ?? null,
-      seed: plan.seed,
-      timings,
-      started,
-      evaluateCalls: modified.evaluateCalls,
-      duplicateOf: original?.id ?? null,
-    });
-    // A duplicate is never a parent itself, so it never waits for a person either.
-    const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, failure, diff?.changes ?? []) : undefined;
-    const withEngines = engines === undefined ? built : { ...built, engines };
-    const record = approval === undefined ? withEngines : { ...withEngines, approval };
-    const recorded = await recordGeneration(writer, record, {
-      snapshotDir: diff === null ? null : takeTo,
-      patch: diff?.patch ?? "",
-      transcript: modified.transcript,
-      logs: { "self-modify.stderr": modified.outcome.stderr },
-    });
-    await logApprovalRequest(writer, recorded);
-    return recorded;
+    const timings: PhaseTimings = Object.assign({ materialise }, candidate.timings);
+    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir }, timings);
+    return await record(ctx, writer, plan, candidate, { evaluation, timings, started });
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+function improveRequest(ctx: RunContext, plan: ChildPlan, llmTokens: number | null, deadline: number) {
+  const { parent, id } = plan;
+  return buildImproveRequest({
+    manifest: ctx.task.manifest,
+    generation: { id, parent: parent.id, depth: parent.depth + 1 },
+    seed: plan.seed,
+    parent,
+    lineage: plan.lineage,
+    llmTokens,
+    deadline,
+    evaluations: ctx.evaluations,
+  });
+}
+
+/** Settles the engines, builds the record (with an approval request when the policy asks) and writes it. */
+async function record(
+  ctx: RunContext,
+  writer: ArchiveWriter,
+  plan: ChildPlan,
+  candidate: Candidate,
+  more: { evaluation: EvaluationResult | null; timings: PhaseTimings; started: number },
+): Promise<GenerationRecord> {
+  const { parent, id } = plan;
+  const modified = candidate.modified!;
+  // Before anything is written: a child an engine failed under is redone, not recorded.
+  const engines = ctx.engines.settle(id);
+  const changes = candidate.tree?.changes ?? [];
+  const built = buildRecord({
+    id,
+    parent: parent.id,
+    depth: parent.depth + 1,
+    failure: candidate.failure,
+    evaluation: more.evaluation,
+    summary: modified.summary,
+    changes,
+    usage: modified.usage,
+    model: modified.model,
+    snapshotHash: candidate.tree?.snapshotHash ?? null,
+    seed: plan.seed,
+    timings: more.timings,
+    started: more.started,
+    evaluateCalls: modified.evaluateCalls,
+    duplicateOf: candidate.duplicateOf,
+  });
+  // A duplicate is never a parent itself, so it never waits for a person either.
+  const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, candidate.failure, changes) : undefined;
+  const withEngines = engines === undefined ? built : { ...built, engines };
+  const final = approval === undefined ? withEngines : { ...withEngines, approval };
+  const recorded = await recordGeneration(writer, final, {
+    snapshotDir: candidate.tree?.dir ?? null,
+    patch: candidate.tree?.patch ?? "",
+    transcript: modified.transcript,
+    logs: { "self-modify.stderr": modified.outcome.stderr },
+  });
+  await logApprovalRequest(writer, recorded);
+  return recorded;
 }

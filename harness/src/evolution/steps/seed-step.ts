@@ -7,9 +7,8 @@ import { join } from "node:path";
 import { EvolveError } from "../../kernel/index.js";
 import { diffDirectories, formatGenerationId, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
-import type { RunContext } from "../context/index.js";
-import { generationSeed } from "../context/index.js";
-import { judgeTree } from "../pipeline/index.js";
+import { generationSeed, type RunContext } from "../context/index.js";
+import { evaluateTimed, runCandidate } from "../pipeline/index.js";
 
 const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
 
@@ -24,7 +23,11 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
     const diff = await diffDirectories(null, agentDir);
     if (!diff.ok) throw new EvolveError("invalid_agent", `the agent tree ${agentDir} does not read as a tree: ${diff.reason}`, { hint: "evolve check --agent DIR lists what is wrong" });
     timings.materialise = performance.now() - t;
-    const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings });
+    const tree = { dir: agentDir, snapshotHash: diff.snapshotHash, changes: diff.changes, patch: diff.patch };
+    const candidate = await runCandidate({ ctx, generationId: id, parentDir: null, source: { kind: "read", tree }, workDir: work, events: writer });
+    Object.assign(timings, candidate.timings);
+    const { failure } = candidate;
+    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir }, timings);
     const engines = ctx.engines.settle(id);
     const built = buildRecord({
       id,

@@ -1,0 +1,103 @@
+/**
+ * One ctx.evaluate draft: the meta agent's workspace as it is now goes through the candidate
+ * pipeline (taken out, checked against the parent like a child, built) and is evaluated on
+ * visible instances in fresh containers, on the run's evaluation seed. The answer is the
+ * visible feedback only, with no host path in it.
+ */
+import { homedir, tmpdir } from "node:os";
+import { resolve } from "node:path";
+import type { EvaluateResult } from "@evolve/contract";
+import type { LiveWorkspace } from "../../../../sandbox/src/index.js";
+import { evaluateCandidate } from "../../evaluation/index.js";
+import type { EvaluateTranscriptEntry } from "../../llm/index.js";
+import type { Failure } from "../../results/index.js";
+import { capText } from "../../text/index.js";
+import { containerLabels, countingEngine, type CandidateContext } from "../context/index.js";
+import { runCandidate } from "./candidate.js";
+import type { DraftPlan } from "./draft-request.js";
+import { visibleFeedback } from "./improve-request.js";
+
+export const MESSAGE_CHARS = 2_000;
+const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
+
+export type DraftContext = CandidateContext;
+
+export interface DraftRun {
+  ctx: DraftContext;
+  generationId: string;
+  parentSnapshotDir: string;
+  /** The meta agent's deadline (epoch ms): instances stop starting at it. */
+  deadline: number;
+  plan: Extract<DraftPlan, { ok: true }>;
+  workspace: LiveWorkspace;
+  /** A new scratch folder of this draft. */
+  dir: string;
+  /** Filled with the draft's costs as it goes. */
+  entry: EvaluateTranscriptEntry;
+  /** Calls left, for the answer. */
+  remaining: () => number;
+}
+
+/**
+ * A check's message without the host's folders in it (a compiler message can name a file
+ * outside the tree by a relative path that climbs into them): no host path reaches a container.
+ */
+function withoutHostPaths(message: string, dirs: readonly string[]): string {
+  let text = message;
+  for (const dir of [...dirs, REPO_ROOT, tmpdir(), homedir()].sort((a, b) => b.length - a.length)) {
+    if (dir.length < 2) continue;
+    text = text.replaceAll(dir, "<host>").replaceAll(dir.slice(1), "<host>");
+  }
+  return text;
+}
+
+/** Takes, checks and evaluates the draft. */
+export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
+  const { ctx, entry } = run;
+  const counted = countingEngine(ctx.sandbox.engine);
+  const countedCtx = { ...ctx, sandbox: { ...ctx.sandbox, engine: counted.engine } };
+  try {
+    const candidate = await runCandidate({
+      ctx: countedCtx,
+      generationId: run.generationId,
+      parentDir: run.parentSnapshotDir,
+      source: { kind: "workspace", workspace: run.workspace },
+      workDir: run.dir,
+      phase: "draft-validate",
+    });
+    entry.timings.extract = candidate.timings.extract ?? 0;
+    if (candidate.checkMs !== null) entry.timings.checks = candidate.checkMs;
+    entry.snapshotHash = candidate.tree?.snapshotHash ?? null;
+    if (candidate.failure !== null || candidate.buildDir === null) return invalid(run, candidate.failure);
+    const t = performance.now();
+    const evaluation = await evaluateCandidate({
+      engine: counted.engine,
+      image: ctx.sandbox.image,
+      task: ctx.task,
+      buildDir: candidate.buildDir,
+      labels: containerLabels(ctx, run.generationId, "draft-evaluate"),
+      runtime: ctx.sandbox.runtime,
+      seed: ctx.evaluationSeed,
+      visible: run.plan.kind === "visible" ? "full" : "stage1",
+      heldout: false,
+      llmAvailable: false,
+      // Instances stop starting at the deadline; the one running then has its own limit.
+      evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, run.deadline - Date.now())),
+      ...(run.plan.subset === null ? {} : { subset: run.plan.subset }),
+    });
+    entry.timings.evaluate = performance.now() - t;
+    const { instances, stderr } = visibleFeedback(evaluation.stages);
+    return { outcome: "evaluated", score: evaluation.visibleScore ?? 0, instances, stderr, remaining: run.remaining() };
+  } finally {
+    entry.containers = counted.started();
+  }
+}
+
+/** The draft's failure as ctx.evaluate answers it (a duplicate of nothing is never asked for here). */
+function invalid(run: DraftRun, failure: Failure | null): EvaluateResult {
+  // A draft has no self-modify step of its own: what failed is its extraction or a gate.
+  const f = failure === null || failure.stage === "self_modify" ? { stage: "extract" as const, code: "no_tree", message: "the draft did not come back", file: null, line: null } : failure;
+  const where = f.file === null ? "" : `${f.file}${f.line === null ? "" : `:${f.line}`}: `;
+  const message = withoutHostPaths(`${where}${f.message}`, [run.dir, run.ctx.workRoot, run.parentSnapshotDir]);
+  return { outcome: "invalid", stage: f.stage, code: f.code, message: capText(message, MESSAGE_CHARS), remaining: run.remaining() };
+}
