@@ -81,7 +81,7 @@ describe("an arena duel, interrupted and resumed", () => {
     for (const id of round1.admitted) {
       const test = round1.suite.find((t) => t.id === id)!;
       // The label is the oracle's (the task's reference rules), whatever the tester claimed.
-      const instance = test.instance as { addresses: string[]; labels: boolean[] };
+      const instance = test.instance as unknown as { addresses: string[]; labels: boolean[] };
       expect(instance.addresses).toHaveLength(1);
       const failedBy = round1.codePopulation.filter((c) => (round1.matrix[c]?.[id]?.score ?? 1) < 1);
       expect(failedBy.length).toBeGreaterThan(0);

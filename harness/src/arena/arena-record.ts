@@ -66,8 +66,8 @@ export type TesterRecord = z.infer<typeof TesterRecord>;
 /** One test of the suite: the instance the oracle made, and where it came from. */
 export const ArenaTest = z.object({
   id: ArenaTestId,
-  /** The instance as the grader runs it (it carries `id`). */
-  instance: z.record(z.string(), WireJson),
+  /** The instance as the grader runs it: the grader's instanceSchema parsed it, with this test's id. */
+  instance: z.object({ id: z.string() }).catchall(WireJson),
   proposal: WireJson,
   proposedBy: TesterId,
   round: z.number().int().positive(),

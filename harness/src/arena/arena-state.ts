@@ -96,7 +96,7 @@ export function arenaStateOf(rounds: readonly RoundRecord[], testers: readonly T
  * the suite's instances (README.md, "Selection"); the held-out split is the task's own.
  */
 export function taskWithSuite(task: Task, suite: readonly ArenaTest[]): Task {
-  return { ...task, visible: [...task.visible, ...suite.map((t) => t.instance as unknown as TaskInstance)] };
+  return { ...task, visible: [...task.visible, ...suite.map((t) => t.instance)] };
 }
 
 /** The suite a code generation was judged with: its round's, or none (the seed, a plain run). */

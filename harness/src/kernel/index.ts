@@ -5,7 +5,7 @@
  * nothing of the project; everything else may import it.
  */
 export { CommonErrorCode, ErrorCode, EvolveError, HarnessErrorCode, SandboxErrorCode, assertNever } from "./errors.js";
-export { WireJson } from "./wire-json.js";
+export { WireJson, toWire, type JsonCompatible } from "./wire-json.js";
 export { Runtime } from "./runtime.js";
 export { parseJson, readJson, zodIssues, type JsonRead } from "./read-json.js";
 export { ContainerEndKind, type ContainerEnd } from "./container-end.js";

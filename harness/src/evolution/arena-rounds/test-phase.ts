@@ -6,7 +6,7 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { ArenaTestView, ImproveRequest, InstanceFeedback, ProposeRequest } from "@evolve/contract";
+import type { ArenaTestView, ImproveRequest, InstanceFeedback, Json, ProposeRequest } from "@evolve/contract";
 import { generationPaths, type ArchiveWriter, type ArenaSettings, type GenerationRecord } from "../../archive/index.js";
 import {
   admitTests,
@@ -179,7 +179,8 @@ async function proposeAll(input: TestsPhaseInput, plans: readonly (string | null
       round,
       generation: { id, parent: parent?.id ?? null },
       seed,
-      visible: ctx.task.visible as unknown as ProposeRequest["visible"],
+      // The grader parsed these from JSON files; a round trip keeps exactly what JSON can say.
+      visible: ctx.task.visible.map((instance) => JSON.parse(JSON.stringify(instance)) as Json),
       ...view,
     };
     const workDir = await mkdtemp(join(ctx.workRoot, `${id}-`));
@@ -207,7 +208,7 @@ async function proposeAll(input: TestsPhaseInput, plans: readonly (string | null
 async function runPopulationOn(input: TestsPhaseInput, tests: readonly ArenaTest[]): Promise<void> {
   if (tests.length === 0) return;
   const { ctx, state } = input;
-  const instances = tests.map((t) => t.instance as unknown as TaskInstance);
+  const instances: TaskInstance[] = tests.map((t) => t.instance);
   await forEachLimited(state.codePopulation, input.workers, (candidate) => redoingLost(ctx, input.writer, candidate, async () => {
     const record = input.generations.get(candidate);
     if (record?.snapshotHash == null) throw new EvolveError("internal", `population member ${candidate} has no snapshot`);

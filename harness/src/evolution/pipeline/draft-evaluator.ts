@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { EvaluateResult } from "@evolve/contract";
 import type { EvaluateService, LiveWorkspace } from "../../../../sandbox/src/index.js";
-import type { WireJson } from "../../kernel/index.js";
+import { toWire, type WireJson } from "../../kernel/index.js";
 import type { EvaluateCalls } from "../../archive/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
 import { capText } from "../../text/index.js";
@@ -117,7 +117,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
       entry.result = result;
       entry.durationMs = performance.now() - arrived;
       record(entry);
-      return result as unknown as WireJson;
+      return toWire(result);
     };
     if (!plan.ok) return answer(refusal(plan.reason));
     if (reserved >= allowed) return answer(refusal(allowed === 0 ? "this run allows no evaluations (evolve run --evaluations N)" : `no evaluations left: this generation allows ${allowed}`));
@@ -146,7 +146,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
 
   return {
     onEvaluate,
-    service: { answer: onEvaluate, unavailable: (reason: string) => refusal(reason) as unknown as WireJson },
+    service: { answer: onEvaluate, unavailable: (reason: string) => toWire(refusal(reason)) },
     transcript: () => entries.map((e) => structuredClone(e)),
     usage: () => ({ ...usage }),
     async close() {

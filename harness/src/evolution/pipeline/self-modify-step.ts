@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { ImproveRequest } from "@evolve/contract";
 import { runImprove, type ImproveOutcome } from "../../../../sandbox/src/index.js";
-import { type WireJson } from "../../kernel/index.js";
+import { toWire } from "../../kernel/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../../llm/index.js";
 import { failure, type FailureAt } from "../../results/index.js";
 import { containerLabels, type CandidateContext } from "../context/index.js";
@@ -80,7 +80,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
         seed: input.seed,
         llmAvailable: ctx.llm.setup.available,
         deadline,
-        request: input.request(broker.remainingTokens(), deadline) as unknown as WireJson,
+        request: toWire(input.request(broker.remainingTokens(), deadline)),
       },
       onLlm: broker.onLlm,
       onTool: broker.onTool,

@@ -7,7 +7,7 @@
  */
 import type { ImproveRequest, ProposeRequest } from "@evolve/contract";
 import { runPropose } from "../../../../sandbox/src/index.js";
-import type { WireJson } from "../../kernel/index.js";
+import { toWire } from "../../kernel/index.js";
 import type { ChangedFile, PhaseTimings } from "../../archive/index.js";
 import type { ProposeCall, TesterRecord } from "../../arena/index.js";
 import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../../llm/index.js";
@@ -158,8 +158,7 @@ async function propose(ctx: Ctx, plan: TesterPlan, buildDir: string, timings: Ph
       seed: plan.seed,
       llmAvailable: ctx.llm.setup.available,
       onLlm: broker.onLlm,
-      // The contract's ProposeRequest is plain JSON by construction.
-      request: plan.proposeRequest as unknown as WireJson,
+      request: toWire(plan.proposeRequest),
       timeoutMs: PROPOSE_TIMEOUT_MS,
       outputCapBytes: PROPOSE_OUTPUT_CAP,
     });
