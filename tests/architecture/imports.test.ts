@@ -1,29 +1,29 @@
 /**
- * The dependency rules of DESIGN.md, checked over every import of the trusted code: only the
+ * The dependency rules (docs/ARCHITECTURE.md), checked over every import of the trusted code: only the
  * sandbox talks to Docker, only the LLM folder loads openai, folders reach each other only
  * through their index.ts, and dependencies point one way (cli → evolution → the folders it
  * composes → sandbox). A new import against the rules fails here with the file and the rule.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const ROOT = join(import.meta.dirname, "../..");
+import { ROOT, sources, specifiers, target, TRUSTED } from "./source-files.js";
 
 /** What each harness folder may import of the others (and "sandbox": sandbox/src/index.ts). */
 const ALLOWED: Record<string, readonly string[]> = {
   // The kernel is the vocabulary every layer speaks (the sandbox too): it imports nothing of the project.
   kernel: [],
-  results: ["kernel"],
   text: [],
+  worker: ["kernel"],
+  results: ["kernel"],
   supervision: ["kernel"],
   selection: ["kernel", "text", "supervision"],
   archive: ["kernel", "results", "selection", "supervision", "text"],
-  validation: ["kernel", "results", "sandbox", "supervision", "text"],
-  llm: ["kernel", "sandbox", "text"],
+  validation: ["kernel", "results", "sandbox", "supervision", "text", "worker"],
+  llm: ["kernel", "text"],
   evaluation: ["kernel", "results", "sandbox", "text"],
   "task-api": ["kernel", "evaluation", "sandbox", "text"],
-  arena: ["kernel", "results", "archive", "selection", "evaluation", "sandbox", "text"],
+  arena: ["kernel", "results", "archive", "selection", "evaluation", "sandbox", "text", "worker"],
   report: ["kernel", "results", "archive", "arena", "selection", "supervision", "text"],
   evolution: ["kernel", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "supervision", "sandbox", "text"],
   replay: ["kernel", "results", "selection", "archive", "arena", "validation", "llm", "evaluation", "report", "evolution", "supervision", "sandbox", "text"],
@@ -48,34 +48,11 @@ const OWNERS: Record<string, (file: string) => boolean> = {
   typescript: (f) => f.startsWith("harness/src/validation/") || f === "sandbox/src/docker/runtime-image.ts",
 };
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (/\.(ts|mjs)$/.test(e.name) && !e.name.endsWith(".test.ts")) out.push(rel);
-  }
-  return out;
-}
-
-/** Every module specifier of a file: static imports and re-exports, dynamic import() of a literal. */
-function specifiers(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), "utf8");
-  const found = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']/gms), ...text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g), ...text.matchAll(/^\s*import\s+["']([^"']+)["']/gm)];
-  return found.map((m) => m[1]!);
-}
-
 /** The harness folder a repository path is in ("archive", "kernel"), "sandbox" for sandbox/, or null. */
 function folderOf(path: string): string | null {
   const harness = /^harness\/src\/([^/]+)\//.exec(path);
   if (harness !== null) return harness[1]!;
   return path.startsWith("sandbox/") ? "sandbox" : null;
-}
-
-/** The repository path an import resolves to (.js written for .ts). */
-function target(file: string, spec: string): string {
-  const path = normalize(join(dirname(file), spec)).split("\\").join("/");
-  return path.replace(/\.js$/, ".ts");
 }
 
 const KERNEL_INDEX = "harness/src/kernel/index.ts";
@@ -89,7 +66,6 @@ function importLineOf(file: string, spec: string): string {
   return text.slice(Math.max(text.lastIndexOf("import", at), text.lastIndexOf("export", at)), at);
 }
 
-const TRUSTED = [...sources("harness/src"), ...sources("sandbox/src"), ...sources("sandbox/runner")];
 
 function violations(): string[] {
   const out: string[] = [];
@@ -141,6 +117,8 @@ describe("dependency rules", () => {
     // The run policy is a leaf: the archive, selection and the gates read it, it reads none of them.
     expect(ALLOWED["supervision"]).toEqual(["kernel"]);
     expect(ALLOWED["kernel"]).toEqual([]);
+    // The LLM broker speaks the kernel's wire types; it needs nothing of the sandbox.
+    expect(ALLOWED["llm"]).not.toContain("sandbox");
     expect(target("harness/src/archive/run-record.ts", "../selection/rng.js")).toBe("harness/src/selection/rng.ts");
   });
 
