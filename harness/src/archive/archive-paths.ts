@@ -1,4 +1,4 @@
-/** Where things live inside a run folder (see DESIGN.md, archive layout). */
+/** Where things live inside a run folder (the README's "Archive" section shows the layout). */
 import { join } from "node:path";
 
 export const RUN_FILE = "run.json";
