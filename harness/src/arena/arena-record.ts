@@ -63,11 +63,14 @@ export const TesterRecord = z.object({
 });
 export type TesterRecord = z.infer<typeof TesterRecord>;
 
+/** A test's instance as the grader runs it: the grader's instanceSchema parsed it, and it carries its test id. */
+export const ArenaInstance = z.object({ id: z.string() }).catchall(WireJson);
+export type ArenaInstance = z.infer<typeof ArenaInstance>;
+
 /** One test of the suite: the instance the oracle made, and where it came from. */
 export const ArenaTest = z.object({
   id: ArenaTestId,
-  /** The instance as the grader runs it: the grader's instanceSchema parsed it, with this test's id. */
-  instance: z.object({ id: z.string() }).catchall(WireJson),
+  instance: ArenaInstance,
   proposal: WireJson,
   proposedBy: TesterId,
   round: z.number().int().positive(),

@@ -5,16 +5,18 @@
  * a verdict with a reason; nothing a proposal does makes this throw.
  */
 import { join } from "node:path";
-import { EvolveError } from "../kernel/index.js";
+import { z } from "zod";
+import { EvolveError, parseJson } from "../kernel/index.js";
 import { GRADER_FILE, type Task } from "../evaluation/index.js";
 import { oneLine } from "../text/index.js";
 import { WireJson } from "../kernel/index.js";
+import { ArenaInstance } from "./arena-record.js";
 import type { DiscardCode } from "./discard-code.js";
 import { JUDGE_TEXT_CHARS, jsonDepth, MAX_INSTANCE_BYTES, MAX_INSTANCE_DEPTH } from "./judge-protocol.js";
 import { JudgeWorker, type WorkerEnd } from "./judge-worker-process.js";
 
 export type ProposalVerdict =
-  | { index: number; outcome: "accepted"; id: string; instance: Record<string, WireJson>; proposal: WireJson; verdict: string }
+  | { index: number; outcome: "accepted"; id: string; instance: ArenaInstance; proposal: WireJson; verdict: string }
   | { index: number; outcome: "discarded"; code: DiscardCode; reason: string };
 
 export interface JudgeOptions {
@@ -31,17 +33,13 @@ export const JUDGE_MEMORY_MB = 256;
 
 const line = (text: string): string => oneLine(text, JUDGE_TEXT_CHARS);
 
-/** The instance text a worker sent, read back as a JSON object (the worker checked it; this is the host's own bound). */
-function readInstance(text: string): Record<string, WireJson> | null {
+/** The instance text a worker sent, read back through the host's own bounds and schema (the worker checked it too). */
+function readInstance(text: string, id: string): ArenaInstance | null {
   if (Buffer.byteLength(text) > MAX_INSTANCE_BYTES) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null || Array.isArray(value) || jsonDepth(value, MAX_INSTANCE_DEPTH) > MAX_INSTANCE_DEPTH) return null;
-    const parsed = WireJson.safeParse(value);
-    return parsed.success ? (parsed.data as Record<string, WireJson>) : null;
-  } catch {
-    return null;
-  }
+  const depth = parseJson(z.unknown(), text);
+  if (!depth.ok || jsonDepth(depth.value, MAX_INSTANCE_DEPTH) > MAX_INSTANCE_DEPTH) return null;
+  const read = parseJson(ArenaInstance, text);
+  return read.ok && read.value.id === id ? read.value : null;
 }
 
 /** The value as JSON text, or null when it is not JSON (a cycle, a BigInt, undefined). */
@@ -114,9 +112,11 @@ export async function judgeProposals(task: Task, proposals: unknown[], options: 
         verdicts.push({ index, outcome: "discarded", code: result.code, reason: line(result.reason) });
         continue;
       }
-      const instance = readInstance(result.instance);
-      if (instance === null) verdicts.push({ index, outcome: "discarded", code: "instance_schema", reason: "the oracle's instance is not a JSON object within the caps" });
-      else verdicts.push({ index, outcome: "accepted", id, instance, proposal: JSON.parse(text) as WireJson, verdict: line(result.verdict) });
+      const instance = readInstance(result.instance, id);
+      // The proposal's text was made by JSON.stringify above: it reads back as JSON.
+      const asJson = parseJson(WireJson, text);
+      if (instance === null || !asJson.ok) verdicts.push({ index, outcome: "discarded", code: "instance_schema", reason: "the oracle's instance is not a JSON object within the caps, with its test id" });
+      else verdicts.push({ index, outcome: "accepted", id, instance, proposal: asJson.value, verdict: line(result.verdict) });
     }
   } finally {
     await worker?.close();

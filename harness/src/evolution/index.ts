@@ -50,6 +50,7 @@ export {
   MAX_LISTED_IDS,
   MIN_WINDOW_MS,
   buildImproveRequest,
+  childRequest,
   createDraftEvaluator,
   evaluateSlackMs,
   evaluateStep,

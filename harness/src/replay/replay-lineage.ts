@@ -10,6 +10,7 @@ import { EvolveError } from "../kernel/index.js";
 import type { GenerationRecord, Tree } from "../archive/index.js";
 import { applyPatch, lineageOf, readPatch, readRun, rebuildSnapshot, writeTree } from "../archive/index.js";
 import { readArena, suiteOfGeneration, taskWithSuite } from "../arena/index.js";
+import type { RunContext } from "../evolution/index.js";
 import { createReplayContext, type ReplayEnvironment } from "./replay-context.js";
 import { replayScores, type ScoreCheck } from "./replay-scores.js";
 import { replaySelfModify, type SelfModifyCheck } from "./replay-self-modify.js";
@@ -85,46 +86,60 @@ export async function replayLineage(options: ReplayOptions): Promise<ReplayRepor
   say(`1. rebuild: ${lineage.length} snapshot(s) rebuilt from the patches match their recorded hashes`);
 
   const ctx = await createReplayContext(contents.run, options);
-  const selfModify: SelfModifyCheck[] = [];
-  const scores: ScoreCheck[] = [];
   try {
     const trees = await materialise(options.runDir, lineage, join(ctx.workRoot, "trees"));
     say(`2. self-modification (${contents.run.config.model === null ? "offline strategy" : `recorded answers of ${contents.run.config.model}`}, same seeds):`);
-    for (let i = 1; i < records.length; i++) {
-      const child = records[i] as GenerationRecord;
-      const work = join(ctx.workRoot, `${child.id}-self-modify`);
-      await mkdir(work, { recursive: true });
-      const check = await replaySelfModify(ctx, options.runDir, contents.generations, records.slice(0, i), child, trees.get(child.parent ?? "") ?? "", work);
-      selfModify.push(check);
-      say(`   ${check.generation}  ${check.same ? "same" : "DIVERGED"}: ${check.detail}`);
-      await rm(work, { recursive: true, force: true });
-    }
-    if (records.length === 1) say("   (the root has no self-modification)");
-    const arena = await readArena(options.runDir);
+    const selfModify = await replaySelfModifications(ctx, options, contents.generations, records, trees);
     const targets = options.all === true ? records : records.slice(-1);
     say(`3. re-validate and re-evaluate ${options.all === true ? "every step" : "the tip"}:`);
-    for (const g of targets) {
-      const dir = trees.get(g.id);
-      if (g.snapshotHash === null || dir === undefined) {
-        say(`   ${g.id}  no snapshot to validate (recorded ${g.status.kind === "invalid" ? g.status.stage : "none"})`);
-        continue;
-      }
-      // A duplicate was never judged itself: the replay is held to the generation it duplicates.
-      const original = g.status.kind === "duplicate" ? byId.get(g.status.of) : undefined;
-      const reference = original === undefined ? g : { ...g, status: original.status, scores: original.scores };
-      // A code generation of an arena run was judged on its round's task: the visible split and that round's suite.
-      const suite = suiteOfGeneration(arena.rounds, g.id);
-      const judgedOn = suite.length === 0 ? ctx : { ...ctx, task: taskWithSuite(ctx.task, suite) };
-      const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
-      scores.push(check);
-      say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
-    }
+    const scores = await replayTargets(ctx, options, byId, targets, trees);
+    return { lineage, rebuild: { ok: true }, selfModify, scores, verdict: verdictOf(selfModify, scores, tolerance), tolerance };
   } finally {
     await ctx.builds.dispose().catch(() => undefined);
     await ctx.validator.close().catch(() => undefined);
     await rm(ctx.workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
-  return { lineage, rebuild: { ok: true }, selfModify, scores, verdict: verdictOf(selfModify, scores, tolerance), tolerance };
+}
+
+/** Step 2 for every child of the lineage, each from its parent's rebuilt tree. */
+async function replaySelfModifications(ctx: RunContext, options: ReplayOptions, generations: readonly GenerationRecord[], records: readonly GenerationRecord[], trees: Map<string, string>): Promise<SelfModifyCheck[]> {
+  const say = options.onStep ?? (() => undefined);
+  const checks: SelfModifyCheck[] = [];
+  for (let i = 1; i < records.length; i++) {
+    const child = records[i] as GenerationRecord;
+    const work = join(ctx.workRoot, `${child.id}-self-modify`);
+    await mkdir(work, { recursive: true });
+    const check = await replaySelfModify(ctx, options.runDir, generations, records.slice(0, i), child, trees.get(child.parent ?? "") ?? "", work);
+    checks.push(check);
+    say(`   ${check.generation}  ${check.same ? "same" : "DIVERGED"}: ${check.detail}`);
+    await rm(work, { recursive: true, force: true });
+  }
+  if (records.length === 1) say("   (the root has no self-modification)");
+  return checks;
+}
+
+/** Step 3 for each target: validated and evaluated again, on the task it was judged on. */
+async function replayTargets(ctx: RunContext, options: ReplayOptions, byId: ReadonlyMap<string, GenerationRecord>, targets: readonly GenerationRecord[], trees: Map<string, string>): Promise<ScoreCheck[]> {
+  const say = options.onStep ?? (() => undefined);
+  const arena = await readArena(options.runDir);
+  const scores: ScoreCheck[] = [];
+  for (const g of targets) {
+    const dir = trees.get(g.id);
+    if (g.snapshotHash === null || dir === undefined) {
+      say(`   ${g.id}  no snapshot to validate (recorded ${g.status.kind === "invalid" ? g.status.stage : "none"})`);
+      continue;
+    }
+    // A duplicate was never judged itself: the replay is held to the generation it duplicates.
+    const original = g.status.kind === "duplicate" ? byId.get(g.status.of) : undefined;
+    const reference = original === undefined ? g : { ...g, status: original.status, scores: original.scores };
+    // A code generation of an arena run was judged on its round's task: the visible split and that round's suite.
+    const suite = suiteOfGeneration(arena.rounds, g.id);
+    const judgedOn = suite.length === 0 ? ctx : { ...ctx, task: taskWithSuite(ctx.task, suite) };
+    const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
+    scores.push(check);
+    say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
+  }
+  return scores;
 }
 
 function verdictOf(selfModify: readonly SelfModifyCheck[], scores: readonly ScoreCheck[], tolerance: number): ReplayVerdict {

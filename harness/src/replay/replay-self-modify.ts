@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { GenerationRecord } from "../archive/index.js";
 import { diffDirectories, generationPaths, readPatch } from "../archive/index.js";
-import { buildImproveRequest, selfModifyStep, type RunContext } from "../evolution/index.js";
+import { childRequest, selfModifyStep, type RunContext, type SelfModifyResult } from "../evolution/index.js";
 import { BudgetLedger, createReplayPort, parseTranscript } from "../llm/index.js";
 import { spentBefore } from "./replay-context.js";
 
@@ -54,59 +54,47 @@ export async function replaySelfModify(
     ...ctx,
     llm: { ...ctx.llm, port, runLedger: new BudgetLedger("run", ctx.llm.runLedger.limits, spentBefore(generations, child)) },
   };
-  const parentBuild = await ctx.builds.get(parentDir, parent.snapshotHash);
   const takeTo = join(workDir, "tree");
   const result = await selfModifyStep({
     ctx: stepCtx,
     generationId: child.id,
     parentSnapshotDir: parentDir,
-    parentBuildDir: parentBuild,
+    parentBuildDir: await ctx.builds.get(parentDir, parent.snapshotHash),
     takeTo,
     seed: child.seed,
-    request: (llmTokens, deadline) =>
-      buildImproveRequest({
-        manifest: ctx.task.manifest,
-        generation: { id: child.id, parent: parent.id, depth: parent.depth + 1 },
-        seed: child.seed,
-        parent,
-        lineage,
-        llmTokens,
-        deadline,
-        evaluations: ctx.evaluations,
-      }),
+    request: childRequest(ctx, child, parent, lineage),
   });
   const divergence = port?.divergence ?? null;
   const llmNote = divergence !== null ? `; ${divergence}` : port !== null && port.remaining() > 0 ? `; ${port.remaining()} recorded LLM call(s) never asked for` : "";
+  return { generation: child.id, ...(await compareRewrite(runDir, child, result.failure, { parentDir, takeTo, llmNote })) };
+}
+
+/** The replayed rewrite against the recorded one: the same failure, the same patch, or how they differ. */
+async function compareRewrite(
+  runDir: string,
+  child: GenerationRecord,
+  failure: SelfModifyResult["failure"],
+  at: { parentDir: string; takeTo: string; llmNote: string },
+): Promise<{ same: boolean; detail: string }> {
+  const { llmNote } = at;
   const recordedFailure = child.status.kind === "invalid" && (child.status.stage === "self_modify" || child.status.stage === "extract") ? child.status : null;
   if (recordedFailure !== null) {
-    if (result.failure !== null && result.failure.stage === recordedFailure.stage && result.failure.code === recordedFailure.code) {
-      return { generation: child.id, same: true, detail: `same failure (${recordedFailure.stage}: ${recordedFailure.code})` };
-    }
-    const got = result.failure === null ? "a usable tree" : `${result.failure.stage}: ${result.failure.code}`;
-    return { generation: child.id, same: false, detail: `recorded failure ${recordedFailure.stage}: ${recordedFailure.code}, replay gave ${got}${llmNote}` };
+    if (failure !== null && failure.stage === recordedFailure.stage && failure.code === recordedFailure.code) return { same: true, detail: `same failure (${recordedFailure.stage}: ${recordedFailure.code})` };
+    const got = failure === null ? "a usable tree" : `${failure.stage}: ${failure.code}`;
+    return { same: false, detail: `recorded failure ${recordedFailure.stage}: ${recordedFailure.code}, replay gave ${got}${llmNote}` };
   }
-  if (result.failure !== null) {
-    return { generation: child.id, same: false, detail: `recorded a rewrite, replay failed at ${result.failure.stage} (${result.failure.code}: ${result.failure.message})${llmNote}` };
-  }
-  const replayed = await diffDirectories(parentDir, takeTo);
-  if (!replayed.ok) return { generation: child.id, same: false, detail: `replay's tree does not read: ${replayed.reason}${llmNote}` };
+  if (failure !== null) return { same: false, detail: `recorded a rewrite, replay failed at ${failure.stage} (${failure.code}: ${failure.message})${llmNote}` };
+  const replayed = await diffDirectories(at.parentDir, at.takeTo);
+  if (!replayed.ok) return { same: false, detail: `replay's tree does not read: ${replayed.reason}${llmNote}` };
   if (replayed.snapshotHash === child.snapshotHash) {
     const recordedPatch = await readPatch(runDir, child.id);
-    if (recordedPatch !== replayed.patch) return { generation: child.id, same: false, detail: "same tree, but patch.diff differs from the patch it yields" };
-    return { generation: child.id, same: true, detail: `same patch (${changeList(replayed.changes)})${llmNote}` };
+    if (recordedPatch !== replayed.patch) return { same: false, detail: "same tree, but patch.diff differs from the patch it yields" };
+    return { same: true, detail: `same patch (${changeList(replayed.changes)})${llmNote}` };
   }
   const recorded = new Map(child.changedFiles.map((c) => [c.path, c]));
-  const differing = replayed.changes
-    .filter((c) => {
-      const r = recorded.get(c.path);
-      return r === undefined || r.additions !== c.additions || r.deletions !== c.deletions;
-    })
-    .map((c) => c.path);
+  const differing = replayed.changes.filter((c) => recorded.get(c.path)?.additions !== c.additions || recorded.get(c.path)?.deletions !== c.deletions).map((c) => c.path);
   const missing = child.changedFiles.filter((c) => !replayed.changes.some((r) => r.path === c.path)).map((c) => c.path);
   const files = [...new Set([...differing, ...missing])];
-  return {
-    generation: child.id,
-    same: false,
-    detail: `different patch: recorded ${changeList(child.changedFiles)}; replayed ${changeList(replayed.changes)}${files.length === 0 ? " (same line counts, different lines)" : ` (differs in ${files.join(", ")})`}${llmNote}`,
-  };
+  const where = files.length === 0 ? " (same line counts, different lines)" : ` (differs in ${files.join(", ")})`;
+  return { same: false, detail: `different patch: recorded ${changeList(child.changedFiles)}; replayed ${changeList(replayed.changes)}${where}${llmNote}` };
 }

@@ -46,18 +46,30 @@ function arenaParent(record: GenerationRecord, state: ArenaState, visibleIds: re
 
 /** Makes the round's remaining code children, updates the population and the suite, and writes the complete round record. */
 export async function runCodePhase(input: CodePhaseInput, round: RoundRecord, made: readonly string[]): Promise<RoundRecord> {
-  const { ctx, writer, state, settings } = input;
+  const { ctx, state, settings } = input;
   const visibleIds = ctx.task.visible.map((i) => i.id);
-  const roundCtx: RunContext = { ...ctx, task: taskWithSuite(ctx.task, state.suite) };
   const arena = (id: string): number => scoresIn(state, id, visibleIds).arena ?? 0;
   // One draw sequence per round; the draws of children made before a resume are replayed, not redone.
   const rng = createRng(generationSeed(ctx.runSeed ^ 0xc0de, round.round));
   const parents = Array.from({ length: settings.codePopulation }, () => tournamentPick(rng, state.codePopulation, arena)).slice(made.length);
-  const byId = (): Map<string, GenerationRecord> => new Map(input.records.map((r) => [r.id, r]));
+  await makeChildren(input, parents, visibleIds);
+  checkInterrupted(ctx.signal);
 
+  const children = input.records.filter((r) => (parseGenerationId(r.id) ?? -1) >= round.codeFrom);
+  for (const child of children) if (child.status.kind === "valid" && child.evaluation !== null) state.results.set(child.id, recordOutcomes(child));
+  const eligible = children.filter((c) => c.status.kind === "valid" && c.evaluation !== null && approvalCleared(c)).map((c) => c.id);
+  const grown = [...state.codePopulation, ...eligible];
+  state.codePopulation = round.round % settings.tournamentEvery === 0 ? keepBest(grown, arena, settings.codePopulation) : grown;
+  return completeRound(input, round, children, visibleIds);
+}
+
+/** One code child per parent, W at once, each selected, made on the round's task (visible + suite) and recorded. */
+async function makeChildren(input: CodePhaseInput, parents: readonly string[], visibleIds: readonly string[]): Promise<void> {
+  const { ctx, writer, state } = input;
+  const roundCtx: RunContext = { ...ctx, task: taskWithSuite(ctx.task, state.suite) };
   await forEachLimited(parents, input.workers, async (parentId) => {
     checkInterrupted(ctx.signal);
-    const known = byId();
+    const known = new Map(input.records.map((r) => [r.id, r]));
     const parent = known.get(parentId) as GenerationRecord;
     const id = writer.allocateGenerationId();
     await writer.appendEvent({ type: "selected", at: new Date().toISOString(), generation: id, parent: parentId, strategy: "arena" });
@@ -79,17 +91,14 @@ export async function runCodePhase(input: CodePhaseInput, round: RoundRecord, ma
       throw error;
     }
   });
-  checkInterrupted(ctx.signal);
+}
 
-  const children = input.records.filter((r) => (parseGenerationId(r.id) ?? -1) >= round.codeFrom);
-  for (const child of children) if (child.status.kind === "valid" && child.evaluation !== null) state.results.set(child.id, recordOutcomes(child));
-  const eligible = children.filter((c) => c.status.kind === "valid" && c.evaluation !== null && approvalCleared(c)).map((c) => c.id);
-  const grown = [...state.codePopulation, ...eligible];
-  state.codePopulation = round.round % settings.tournamentEvery === 0 ? keepBest(grown, arena, settings.codePopulation) : grown;
-
+/** Retires what every candidate passed, and writes the round's complete record with its event and line. */
+async function completeRound(input: CodePhaseInput, round: RoundRecord, children: readonly GenerationRecord[], visibleIds: readonly string[]): Promise<RoundRecord> {
+  const { writer, state } = input;
   const suiteBefore = state.suite;
   const end = retireAllPassed({ suite: state.suite, population: state.codePopulation, score: (c, t) => state.results.get(c)?.get(t)?.score, passScore: input.passScore });
-  const standing = standingOf(state, state.codePopulation, visibleIds, byId());
+  const standing = standingOf(state, state.codePopulation, visibleIds, new Map(input.records.map((r) => [r.id, r])));
   state.suite = end.suite;
   const inMatrix = [...new Set([...round.codePopulation, ...children.map((c) => c.id), ...state.codePopulation])];
   const complete: RoundRecord = {

@@ -21,6 +21,7 @@ import {
   type ArenaState,
   type ArenaTest,
   type ProposalOutcome,
+  type ProposalVerdict,
   type RoundRecord,
   type TesterRecord,
 } from "../../arena/index.js";
@@ -86,7 +87,7 @@ function testerImproveRequest(input: TestsPhaseInput, id: string, parent: Tester
 
 /** Runs the test phase of `input.round`; returns the round record it wrote and updates `input.state`. */
 export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord> {
-  const { ctx, writer, state, settings, round, oracle } = input;
+  const { ctx, state, settings, round, oracle } = input;
   const passScore = oracle.passScore ?? 1;
   const view = suiteView(state, passScore);
   // Who proposes: the seed's tree in the first round, else children of the test population drawn by tournament.
@@ -97,13 +98,10 @@ export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord
   try {
     const outcomes = await proposeAll(input, plans, view, workDirs);
     checkInterrupted(ctx.signal);
-
     // Judge every tester's proposals, one tester at a time (each judge worker may take its heap cap); what the oracle accepted becomes a candidate test.
-    const verdicts: Awaited<ReturnType<typeof judgeProposals>>[] = [];
+    const verdicts: ProposalVerdict[][] = [];
     for (const o of outcomes) verdicts.push(await judgeProposals(ctx.task, o.proposals, { idPrefix: `arena-${o.record.id}` }));
-    const fresh: ArenaTest[] = verdicts.flatMap((list, k) =>
-      list.flatMap((v) => (v.outcome === "accepted" ? [{ id: v.id, instance: v.instance as ArenaTest["instance"], proposal: v.proposal as ArenaTest["proposal"], proposedBy: outcomes[k]!.record.id, round, verdict: v.verdict }] : [])),
-    );
+    const fresh: ArenaTest[] = verdicts.flatMap((list, k) => list.flatMap((v) => (v.outcome === "accepted" ? [{ id: v.id, instance: v.instance, proposal: v.proposal, proposedBy: outcomes[k]!.record.id, round, verdict: v.verdict }] : [])));
     checkInterrupted(ctx.signal);
     await runPopulationOn(input, fresh);
     checkInterrupted(ctx.signal);
@@ -116,49 +114,61 @@ export async function runTestsPhase(input: TestsPhaseInput): Promise<RoundRecord
       passScore,
       cap: settings.suiteCap,
     });
-
-    const records: TesterRecord[] = outcomes.map((o, k) => {
-      const proposals: ProposalOutcome[] = verdicts[k]!.map((v) => {
-        if (v.outcome === "discarded") return { index: v.index, outcome: "discarded", code: v.code, reason: v.reason };
-        const refused = admission.discarded.find((d) => d.id === v.id);
-        return refused === undefined ? { index: v.index, outcome: "admitted", test: v.id } : { index: v.index, outcome: "discarded", code: refused.code, reason: refused.reason };
-      });
-      return { ...o.record, proposals, admitted: proposals.filter((p) => p.outcome === "admitted").length, createdAt: new Date().toISOString() };
-    });
-    for (const [k, record] of records.entries()) {
-      const o = outcomes[k]!;
-      await recordTester(writer.runDir, record, { snapshotDir: o.snapshotDir, patch: o.patch, transcript: o.transcript, logs: Object.fromEntries(Object.entries(o.logs).filter(([, v]) => v !== "").map(([n, v]) => [n, capText(v, 64 * 1024)])) });
-      state.testers.set(record.id, record);
-    }
-    state.nextTester += records.length;
+    const records = await recordTesters(input, outcomes, verdicts, admission);
     state.suite = admission.suite;
     const grown = [...state.testPopulation, ...records.filter((r) => r.status.kind === "valid").map((r) => r.id)];
     state.testPopulation = round % settings.tournamentEvery === 0 || state.testPopulation.length === 0 ? keepBest(grown, fitness, settings.testPopulation) : grown;
-
-    const roundRecord: RoundRecord = {
-      schemaVersion: 1,
-      round,
-      phase: "tests",
-      testers: records.map((r) => r.id),
-      codeFrom: writer.nextGenerationNumber,
-      children: [],
-      suite: state.suite,
-      admitted: admission.admitted,
-      retired: admission.retired.map((r) => ({ ...r, when: "admission" as const })),
-      codePopulation: state.codePopulation,
-      testPopulation: state.testPopulation,
-      matrix: matrixOf(state.results, state.codePopulation, state.suite),
-      standing: { afterTests: standingOf(state, state.codePopulation, ctx.task.visible.map((i) => i.id), input.generations), afterCode: null },
-      updatedAt: new Date().toISOString(),
-    };
-    await writeRound(writer.runDir, roundRecord);
-    await writer.appendEvent({ type: "arena", at: roundRecord.updatedAt, round, phase: "tests", suite: state.suite.length, admitted: admission.admitted.length, retired: admission.retired.length });
+    const roundRecord = await writeTestsRound(input, records, admission);
     const proposed = records.reduce((n, r) => n + r.proposals.length, 0);
     input.progress.note(`round ${round}: ${records.map((r) => r.id).join(", ")} proposed ${proposed}, the oracle accepted ${fresh.length}, ${admission.admitted.length} broke a candidate and entered; suite ${state.suite.length}${admission.retired.length > 0 ? ` (${admission.retired.length} retired)` : ""}`);
     return roundRecord;
   } finally {
     await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
+}
+
+/** Each tester's record, with what became of each of its proposals, written to the archive. */
+async function recordTesters(input: TestsPhaseInput, outcomes: readonly TesterOutcome[], verdicts: readonly ProposalVerdict[][], admission: ReturnType<typeof admitTests>): Promise<TesterRecord[]> {
+  const records: TesterRecord[] = outcomes.map((o, k) => {
+    const proposals: ProposalOutcome[] = verdicts[k]!.map((v) => {
+      if (v.outcome === "discarded") return { index: v.index, outcome: "discarded", code: v.code, reason: v.reason };
+      const refused = admission.discarded.find((d) => d.id === v.id);
+      return refused === undefined ? { index: v.index, outcome: "admitted", test: v.id } : { index: v.index, outcome: "discarded", code: refused.code, reason: refused.reason };
+    });
+    return { ...o.record, proposals, admitted: proposals.filter((p) => p.outcome === "admitted").length, createdAt: new Date().toISOString() };
+  });
+  for (const [k, record] of records.entries()) {
+    const o = outcomes[k]!;
+    const logs = Object.fromEntries(Object.entries(o.logs).filter(([, v]) => v !== "").map(([n, v]) => [n, capText(v, 64 * 1024)]));
+    await recordTester(input.writer.runDir, record, { snapshotDir: o.snapshotDir, patch: o.patch, transcript: o.transcript, logs });
+    input.state.testers.set(record.id, record);
+  }
+  input.state.nextTester += records.length;
+  return records;
+}
+
+/** The round's record after its test phase, written, with its event. */
+async function writeTestsRound(input: TestsPhaseInput, records: readonly TesterRecord[], admission: ReturnType<typeof admitTests>): Promise<RoundRecord> {
+  const { ctx, writer, state, round } = input;
+  const roundRecord: RoundRecord = {
+    schemaVersion: 1,
+    round,
+    phase: "tests",
+    testers: records.map((r) => r.id),
+    codeFrom: writer.nextGenerationNumber,
+    children: [],
+    suite: state.suite,
+    admitted: admission.admitted,
+    retired: admission.retired.map((r) => ({ ...r, when: "admission" as const })),
+    codePopulation: state.codePopulation,
+    testPopulation: state.testPopulation,
+    matrix: matrixOf(state.results, state.codePopulation, state.suite),
+    standing: { afterTests: standingOf(state, state.codePopulation, ctx.task.visible.map((i) => i.id), input.generations), afterCode: null },
+    updatedAt: new Date().toISOString(),
+  };
+  await writeRound(writer.runDir, roundRecord);
+  await writer.appendEvent({ type: "arena", at: roundRecord.updatedAt, round, phase: "tests", suite: state.suite.length, admitted: admission.admitted.length, retired: admission.retired.length });
+  return roundRecord;
 }
 
 /** Each planned test generation is made (or, for the seed's tester, taken as it is) and proposes; in plan order. */

@@ -2,5 +2,5 @@
 export { createBuildCache, type BuildCache } from "./build-cache.js";
 export { checkLimitsOf, runContextOf, type RunContextParts } from "./context-of-record.js";
 export { countingEngine } from "./counting-engine.js";
-export { StepInterrupted, checkInterrupted, containerLabels, type CandidateContext, type LlmSettings, type LoopEnd, type RunContext, type SandboxSettings } from "./run-context.js";
+export { StepInterrupted, checkInterrupted, containerLabels, generationBroker, type CandidateContext, type LlmSettings, type LoopEnd, type RunContext, type SandboxSettings } from "./run-context.js";
 export { generationSeed } from "./generation-seed.js";

@@ -3,7 +3,7 @@ import type { RuntimeImage, SandboxEngine, SandboxLabels } from "../../../../san
 import { EvolveError, type Runtime } from "../../kernel/index.js";
 import type { ArchiveWriter } from "../../archive/index.js";
 import type { Task } from "../../evaluation/index.js";
-import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../../llm/index.js";
+import { createGenerationBroker, type BudgetLedger, type BudgetLimits, type LlmBroker, type LlmPort, type LlmSetup } from "../../llm/index.js";
 import type { RunPolicy } from "../../supervision/index.js";
 import type { Validator } from "../../validation/index.js";
 import type { BuildCache } from "./build-cache.js";
@@ -66,6 +66,16 @@ export function containerLabels(ctx: Pick<RunContext, "runId" | "sandbox">, gene
 
 /** What a candidate needs of the run (the pipeline, a test generation, a ctx.evaluate draft): no archive, no ledger, no run seed. */
 export type CandidateContext = Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal" | "policy" | "builds" | "checkDeaths">;
+
+/** A broker for one generation's LLM calls: its own limits, charged to the run's ledger. */
+export function generationBroker(ctx: Pick<RunContext, "llm">): LlmBroker {
+  return createGenerationBroker({
+    setup: ctx.llm.setup,
+    runLedger: ctx.llm.runLedger,
+    generationLimits: ctx.llm.generationLimits,
+    ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
+  });
+}
 
 /** How a run's loop ended: its N children attempted, Ctrl-C, the LLM budget spent, or no parent left to select. */
 export type LoopEnd = "finished" | "interrupted" | "budget_spent" | "no_valid_parent";

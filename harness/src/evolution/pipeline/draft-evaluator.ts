@@ -18,7 +18,7 @@ import type { EvaluateCalls } from "../../archive/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
 import { capText } from "../../text/index.js";
 import type { RunContext } from "../context/index.js";
-import { planDraftRequest } from "./draft-request.js";
+import { planDraftRequest, type DraftPlan } from "./draft-request.js";
 import { MESSAGE_CHARS, runDraft, type DraftContext } from "./draft-run.js";
 
 /** No call begins with less than this before the meta agent's deadline. */
@@ -37,19 +37,6 @@ export interface DraftEvaluatorInput {
   deadline: number;
 }
 
-/** One generation's ctx.evaluate service. */
-export interface DraftEvaluator {
-  /** ctx.evaluate for the improve container: `answer` always settles with an EvaluateResult. */
-  readonly service: EvaluateService;
-  /** The same `answer`, for tests. */
-  readonly onEvaluate: (request: unknown, workspace: LiveWorkspace) => Promise<WireJson>;
-  /** Every call so far (refusals up to a cap), in arrival order. */
-  transcript(): EvaluateTranscriptEntry[];
-  usage(): EvaluateCalls;
-  /** Refuses later calls and waits for the one running; returns a harness failure met meanwhile, if any. */
-  close(): Promise<unknown>;
-}
-
 /**
  * How long one call can outlast the meta agent's deadline: a call begins at least
  * MIN_WINDOW_MS before it, and its checks and last instance run under their own limits.
@@ -60,99 +47,115 @@ export function evaluateSlackMs(ctx: Pick<RunContext, "sandbox" | "validator" | 
   return ctx.validator.limits.timeoutMs + ctx.sandbox.importTimeoutMs + ctx.task.manifest.instanceTimeoutMs + STARTS_MS;
 }
 
-export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator {
-  const { ctx } = input;
-  const allowed = ctx.evaluations;
-  const entries: EvaluateTranscriptEntry[] = [];
-  const usage: EvaluateCalls = { calls: 0, counted: 0, containers: 0, durationMs: 0 };
-  let reserved = 0;
-  let refusalsRecorded = 0;
-  let closed = false;
-  let failure: unknown = null;
-  let queue: Promise<unknown> = Promise.resolve();
-  let drafts = 0;
-  const remaining = (): number => Math.max(0, allowed - reserved);
+/**
+ * One generation's ctx.evaluate service: calls are parsed, counted against the generation's
+ * allowance (reserved at arrival, so calls made at once cannot together exceed it), queued
+ * one at a time, and each run through `runDraft` in a scratch folder of its own. Every call
+ * is answered with a value; a harness failure meanwhile is kept for `close` to return.
+ */
+export class DraftEvaluator {
+  /** ctx.evaluate for the improve container: `answer` always settles with an EvaluateResult. */
+  readonly service: EvaluateService = { answer: (request, workspace) => this.onEvaluate(request, workspace), unavailable: (reason) => toWire(this.#refusal(reason)) };
+  readonly #input: DraftEvaluatorInput;
+  readonly #entries: EvaluateTranscriptEntry[] = [];
+  readonly #usage: EvaluateCalls = { calls: 0, counted: 0, containers: 0, durationMs: 0 };
+  #reserved = 0;
+  #refusalsRecorded = 0;
+  #closed = false;
+  #failure: unknown = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #drafts = 0;
 
-  const record = (entry: EvaluateTranscriptEntry): void => {
-    usage.durationMs += entry.durationMs;
-    usage.containers += entry.containers;
-    if (entry.result.outcome === "refused" && ++refusalsRecorded > RECORDED_REFUSALS) return;
-    entries.push(entry);
-  };
-  const refusal = (reason: string): EvaluateResult => ({ outcome: "refused", reason: capText(reason, MESSAGE_CHARS), remaining: remaining() });
-  // Why no call may begin now, or null.
-  const closedReason = (): string | null => {
-    if (closed) return "the generation is over";
-    if (ctx.signal.aborted) return "the run is stopping";
-    const left = input.deadline - Date.now();
-    if (left < MIN_WINDOW_MS) return `the deadline is ${Math.max(0, Math.round(left / 1000))} s away; an evaluation needs at least ${MIN_WINDOW_MS / 1000} s`;
-    return null;
-  };
+  constructor(input: DraftEvaluatorInput) {
+    this.#input = input;
+  }
 
-  /** Takes, checks and evaluates the draft in a scratch folder of its own; fills `entry`'s costs as it goes. */
-  const run = async (plan: Extract<ReturnType<typeof planDraftRequest>, { ok: true }>, workspace: LiveWorkspace, entry: EvaluateTranscriptEntry): Promise<EvaluateResult> => {
-    const dir = await mkdtemp(join(ctx.workRoot, `${input.generationId}-draft${++drafts}-`));
-    try {
-      return await runDraft({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline: input.deadline, plan, workspace, dir, entry, remaining });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  };
-
-  const onEvaluate = async (request: unknown, workspace: LiveWorkspace): Promise<WireJson> => {
+  /** Answers one ctx.evaluate call (`request` is unchecked agent data). */
+  async onEvaluate(request: unknown, workspace: LiveWorkspace): Promise<WireJson> {
     const arrived = performance.now();
-    usage.calls++;
-    const plan = planDraftRequest(request, ctx.task);
-    const entry: EvaluateTranscriptEntry = {
-      kind: "evaluate",
-      at: new Date().toISOString(),
-      request: plan.describe,
-      result: { outcome: "refused", remaining: 0 },
-      snapshotHash: null,
-      durationMs: 0,
-      timings: {},
-      containers: 0,
-    };
+    this.#usage.calls++;
+    const plan = planDraftRequest(request, this.#input.ctx.task);
+    const entry: EvaluateTranscriptEntry = { kind: "evaluate", at: new Date().toISOString(), request: plan.describe, result: { outcome: "refused", remaining: 0 }, snapshotHash: null, durationMs: 0, timings: {}, containers: 0 };
     const answer = (result: EvaluateResult): WireJson => {
       entry.result = result;
       entry.durationMs = performance.now() - arrived;
-      record(entry);
+      this.#record(entry);
       return toWire(result);
     };
-    if (!plan.ok) return answer(refusal(plan.reason));
-    if (reserved >= allowed) return answer(refusal(allowed === 0 ? "this run allows no evaluations (evolve run --evaluations N)" : `no evaluations left: this generation allows ${allowed}`));
-    const early = closedReason();
-    if (early !== null) return answer(refusal(early));
-    // Reserved now, so calls made at once cannot together exceed the count.
-    reserved++;
-    const turn = queue.then(async (): Promise<EvaluateResult> => {
-      const late = closedReason();
-      if (late !== null) {
-        reserved--;
-        return refusal(late);
-      }
-      usage.counted++;
-      try {
-        return await run(plan, workspace, entry);
-      } catch (error) {
-        // A harness failure: the agent is told, the generation step rethrows it after the container.
-        failure ??= error;
-        return refusal("the harness failed while evaluating the draft");
-      }
-    });
-    queue = turn.catch(() => undefined);
+    const allowed = this.#input.ctx.evaluations;
+    if (!plan.ok) return answer(this.#refusal(plan.reason));
+    if (this.#reserved >= allowed) return answer(this.#refusal(allowed === 0 ? "this run allows no evaluations (evolve run --evaluations N)" : `no evaluations left: this generation allows ${allowed}`));
+    const early = this.#closedReason();
+    if (early !== null) return answer(this.#refusal(early));
+    this.#reserved++;
+    const turn = this.#queue.then(() => this.#turn(plan, workspace, entry));
+    this.#queue = turn.catch(() => undefined);
     return answer(await turn);
-  };
+  }
 
-  return {
-    onEvaluate,
-    service: { answer: onEvaluate, unavailable: (reason: string) => toWire(refusal(reason)) },
-    transcript: () => entries.map((e) => structuredClone(e)),
-    usage: () => ({ ...usage }),
-    async close() {
-      closed = true;
-      await queue;
-      return failure;
-    },
-  };
+  /** Every call so far (refusals up to a cap), in arrival order. */
+  transcript(): EvaluateTranscriptEntry[] {
+    return this.#entries.map((e) => structuredClone(e));
+  }
+
+  usage(): EvaluateCalls {
+    return { ...this.#usage };
+  }
+
+  /** Refuses later calls and waits for the one running; returns a harness failure met meanwhile, if any. */
+  async close(): Promise<unknown> {
+    this.#closed = true;
+    await this.#queue;
+    return this.#failure;
+  }
+
+  /** A call's turn in the queue: refused if the window closed meanwhile, else the draft runs. */
+  async #turn(plan: Extract<DraftPlan, { ok: true }>, workspace: LiveWorkspace, entry: EvaluateTranscriptEntry): Promise<EvaluateResult> {
+    const late = this.#closedReason();
+    if (late !== null) {
+      this.#reserved--;
+      return this.#refusal(late);
+    }
+    this.#usage.counted++;
+    const { ctx, generationId } = this.#input;
+    const dir = await mkdtemp(join(ctx.workRoot, `${generationId}-draft${++this.#drafts}-`));
+    try {
+      return await runDraft({ ...this.#input, plan, workspace, dir, entry, remaining: () => this.#remaining() });
+    } catch (error) {
+      // A harness failure: the agent is told, the generation step rethrows it after the container.
+      this.#failure ??= error;
+      return this.#refusal("the harness failed while evaluating the draft");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  #remaining(): number {
+    return Math.max(0, this.#input.ctx.evaluations - this.#reserved);
+  }
+
+  #refusal(reason: string): EvaluateResult {
+    return { outcome: "refused", reason: capText(reason, MESSAGE_CHARS), remaining: this.#remaining() };
+  }
+
+  /** Why no call may begin now, or null. */
+  #closedReason(): string | null {
+    if (this.#closed) return "the generation is over";
+    if (this.#input.ctx.signal.aborted) return "the run is stopping";
+    const left = this.#input.deadline - Date.now();
+    if (left < MIN_WINDOW_MS) return `the deadline is ${Math.max(0, Math.round(left / 1000))} s away; an evaluation needs at least ${MIN_WINDOW_MS / 1000} s`;
+    return null;
+  }
+
+  #record(entry: EvaluateTranscriptEntry): void {
+    this.#usage.durationMs += entry.durationMs;
+    this.#usage.containers += entry.containers;
+    if (entry.result.outcome === "refused" && ++this.#refusalsRecorded > RECORDED_REFUSALS) return;
+    this.#entries.push(entry);
+  }
+}
+
+/** The ctx.evaluate service of one generation. */
+export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator {
+  return new DraftEvaluator(input);
 }

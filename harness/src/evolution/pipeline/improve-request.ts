@@ -8,6 +8,7 @@ import type { GenerationRecord } from "../../archive/index.js";
 import type { TaskManifest } from "../../evaluation/index.js";
 import { capText } from "../../text/index.js";
 import type { StageResult } from "../../results/index.js";
+import type { RunContext } from "../context/index.js";
 
 const FEEDBACK_CHARS = 600;
 const STDERR_CHARS = 4_000;
@@ -64,4 +65,27 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
     lineage,
     budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline, evaluations: inputs.evaluations },
   };
+}
+
+/**
+ * A code child's request, once the broker knows the tokens left: the one builder the loop
+ * and `evolve replay` share, so a replay asks exactly what the run asked.
+ */
+export function childRequest(
+  ctx: Pick<RunContext, "task" | "evaluations">,
+  child: { id: string; seed: number },
+  parent: GenerationRecord,
+  lineage: readonly GenerationRecord[],
+): (llmTokens: number | null, deadline: number) => ImproveRequest {
+  return (llmTokens, deadline) =>
+    buildImproveRequest({
+      manifest: ctx.task.manifest,
+      generation: { id: child.id, parent: parent.id, depth: parent.depth + 1 },
+      seed: child.seed,
+      parent,
+      lineage,
+      llmTokens,
+      deadline,
+      evaluations: ctx.evaluations,
+    });
 }

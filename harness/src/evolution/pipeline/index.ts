@@ -2,7 +2,7 @@
 export { MIN_WINDOW_MS, createDraftEvaluator, evaluateSlackMs, type DraftEvaluator, type DraftEvaluatorInput } from "./draft-evaluator.js";
 export { DraftRequest, MAX_LISTED_IDS, planDraftRequest, type DraftPlan } from "./draft-request.js";
 export { evaluateStep, evaluateTimed, scoresOf, type EvaluateStepInput } from "./evaluate-step.js";
-export { buildImproveRequest, type RequestInputs } from "./improve-request.js";
+export { buildImproveRequest, childRequest, type RequestInputs } from "./improve-request.js";
 export { selfModifyStep, type SelfModifyInput, type SelfModifyResult } from "./self-modify-step.js";
 export { validateStep, type ValidateStepInput, type ValidateStepResult } from "./validate-step.js";
 export { runCandidate, type Candidate, type CandidateInput, type CandidateSource, type CandidateTree } from "./candidate.js";

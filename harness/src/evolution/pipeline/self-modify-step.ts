@@ -7,9 +7,9 @@ import { z } from "zod";
 import type { ImproveRequest } from "@evolve/contract";
 import { runImprove, type ImproveOutcome } from "../../../../sandbox/src/index.js";
 import { toWire } from "../../kernel/index.js";
-import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../../llm/index.js";
+import type { BrokerUsage, TranscriptEntry } from "../../llm/index.js";
 import { failure, type FailureAt } from "../../results/index.js";
-import { containerLabels, type CandidateContext } from "../context/index.js";
+import { containerLabels, generationBroker, type CandidateContext } from "../context/index.js";
 import { oneLine } from "../../text/index.js";
 import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
 import type { EvaluateCalls } from "../../archive/index.js";
@@ -52,17 +52,11 @@ export interface SelfModifyResult {
 export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModifyResult> {
   const { ctx } = input;
   const started = performance.now();
-  const broker = createGenerationBroker({
-    setup: ctx.llm.setup,
-    runLedger: ctx.llm.runLedger,
-    generationLimits: ctx.llm.generationLimits,
-    ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
-  });
+  const broker = generationBroker(ctx);
   // The agent's deadline leaves slack for the workspace to be taken out before the kill;
   // ctx.evaluate runs on the agent's time, and the container's clock gets what a call
   // begun just before the deadline can outlast it by (see evaluateSlackMs).
   const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
-  const timeoutMs = ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0);
   const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
   let result: ImproveOutcome;
   try {
@@ -74,14 +68,8 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
       agentDir: input.parentSnapshotDir,
       takeTo: input.takeTo,
       runtime: ctx.sandbox.runtime,
-      timeoutMs,
-      init: {
-        task: ctx.task.manifest.name,
-        seed: input.seed,
-        llmAvailable: ctx.llm.setup.available,
-        deadline,
-        request: toWire(input.request(broker.remainingTokens(), deadline)),
-      },
+      timeoutMs: ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0),
+      init: { task: ctx.task.manifest.name, seed: input.seed, llmAvailable: ctx.llm.setup.available, deadline, request: toWire(input.request(broker.remainingTokens(), deadline)) },
       onLlm: broker.onLlm,
       onTool: broker.onTool,
       evaluate: drafts.service,
@@ -91,10 +79,8 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     const harnessFailure = await drafts.close();
     if (harnessFailure !== null) throw harnessFailure;
   }
-  const parsed = ReportShape.safeParse(result.report);
-  const summary = parsed.success ? oneLine(parsed.data.summary, SUMMARY_CHARS) : null;
-  const base = {
-    summary,
+  return {
+    ...judgedOutcome(result),
     treeTaken: result.extracted.ok,
     outcome: result.outcome,
     // Arrival order across the broker's and the evaluator's entries (a stable sort keeps ties as they came).
@@ -104,15 +90,17 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     model: ctx.llm.setup.available ? ctx.llm.setup.model : null,
     durationMs: performance.now() - started,
   };
+}
+
+/** The report's summary and what went wrong, in order: the container's end, the extraction, the report. */
+function judgedOutcome(result: ImproveOutcome): Pick<SelfModifyResult, "summary" | "failure"> {
+  const parsed = ReportShape.safeParse(result.report);
+  const summary = parsed.success ? oneLine(parsed.data.summary, SUMMARY_CHARS) : null;
   if (result.end !== null) {
     const code = result.end.kind === "timeout" || result.end.kind === "oom" ? result.end.kind : "improve_failed";
-    return { ...base, failure: failure("self_modify", code, oneLine(result.end.reason, SUMMARY_CHARS)) };
+    return { summary, failure: failure("self_modify", code, oneLine(result.end.reason, SUMMARY_CHARS)) };
   }
-  if (!result.extracted.ok) {
-    return { ...base, failure: failure("extract", "extraction_refused", oneLine(result.extracted.reason, SUMMARY_CHARS)) };
-  }
-  if (!parsed.success) {
-    return { ...base, failure: failure("self_modify", "bad_report", "improve returned no { summary: string } report") };
-  }
-  return { ...base, failure: null };
+  if (!result.extracted.ok) return { summary, failure: failure("extract", "extraction_refused", oneLine(result.extracted.reason, SUMMARY_CHARS)) };
+  if (!parsed.success) return { summary, failure: failure("self_modify", "bad_report", "improve returned no { summary: string } report") };
+  return { summary, failure: null };
 }

@@ -10,7 +10,7 @@ import { EvolveError } from "../../kernel/index.js";
 import { generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
 import type { EvaluationResult } from "../../results/index.js";
 import { checkInterrupted, type RunContext } from "../context/index.js";
-import { buildImproveRequest, evaluateTimed, runCandidate, type Candidate } from "../pipeline/index.js";
+import { childRequest, evaluateTimed, runCandidate, type Candidate } from "../pipeline/index.js";
 import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
 
@@ -41,7 +41,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       ctx,
       generationId: id,
       parentDir: parentSnapshot,
-      source: { kind: "self-modify", parentBuildDir, seed: plan.seed, request: (llmTokens, deadline) => improveRequest(ctx, plan, llmTokens, deadline) },
+      source: { kind: "self-modify", parentBuildDir, seed: plan.seed, request: childRequest(ctx, { id, seed: plan.seed }, parent, plan.lineage) },
       workDir: work,
       // The parent's own tree is left to the policy gate, which records it as an empty change.
       sameTree: (hash) => (hash === parent.snapshotHash ? null : (plan.sameTree?.(hash)?.id ?? null)),
@@ -53,20 +53,6 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-function improveRequest(ctx: RunContext, plan: ChildPlan, llmTokens: number | null, deadline: number) {
-  const { parent, id } = plan;
-  return buildImproveRequest({
-    manifest: ctx.task.manifest,
-    generation: { id, parent: parent.id, depth: parent.depth + 1 },
-    seed: plan.seed,
-    parent,
-    lineage: plan.lineage,
-    llmTokens,
-    deadline,
-    evaluations: ctx.evaluations,
-  });
 }
 
 /** Settles the engines, builds the record (with an approval request when the policy asks) and writes it. */

@@ -10,11 +10,11 @@ import { runPropose } from "../../../../sandbox/src/index.js";
 import { toWire } from "../../kernel/index.js";
 import type { ChangedFile, PhaseTimings } from "../../archive/index.js";
 import type { ProposeCall, TesterRecord } from "../../arena/index.js";
-import { createGenerationBroker, type BrokerUsage, type TranscriptEntry } from "../../llm/index.js";
+import type { BrokerUsage, TranscriptEntry } from "../../llm/index.js";
 import { failure as fail, type Failure } from "../../results/index.js";
 import { oneLine } from "../../text/index.js";
 import { treeHasTester } from "../../validation/index.js";
-import { checkInterrupted, containerLabels, type CandidateContext } from "../context/index.js";
+import { checkInterrupted, containerLabels, generationBroker, type CandidateContext } from "../context/index.js";
 import { runCandidate } from "../pipeline/index.js";
 
 /** Wall clock of one propose call; a test agent's work is small next to a code agent's. */
@@ -139,12 +139,7 @@ async function rewrittenTester(ctx: Ctx, plan: TesterPlan): Promise<TesterTree> 
 
 /** Calls `propose` once in a fresh container, its LLM calls through a broker of this test generation. */
 async function propose(ctx: Ctx, plan: TesterPlan, buildDir: string, timings: PhaseTimings) {
-  const broker = createGenerationBroker({
-    setup: ctx.llm.setup,
-    runLedger: ctx.llm.runLedger,
-    generationLimits: ctx.llm.generationLimits,
-    ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
-  });
+  const broker = generationBroker(ctx);
   const t = performance.now();
   let answer: Awaited<ReturnType<typeof runPropose>>;
   try {
