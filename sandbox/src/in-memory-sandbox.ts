@@ -150,7 +150,10 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
     const closed = Promise.all([new Promise((r) => child.stdout!.once("close", r)), new Promise((r) => child.stderr!.once("close", r))]);
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
       child.once("exit", (c, s) => resolve([c, s]));
-      child.once("error", () => resolve([null, null]));
+      // A process that never started has no exit to wait for; any other error leaves it running.
+      child.once("error", () => {
+        if (child.pid === undefined) resolve([null, null]);
+      });
     });
     clearTimeout(this.timer);
     clearInterval(this.memoryWatch);

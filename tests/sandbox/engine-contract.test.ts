@@ -63,6 +63,13 @@ describe.each(ENGINES)("the %s engine", (_name, connect) => {
       expect(bad.ok ? null : [bad.reason, bad.message]).toEqual(["load_error", expect.stringContaining("boom at load")]);
     });
 
+    it("checks imports: a load that never ends is a load timeout, a load that exits is an exit", async () => {
+      const loop = await checkImports({ ...base(), buildDir: await writeJsBuild({ meta: `for (;;) {}\n` }), timeoutMs: 3_000 });
+      expect(loop.ok ? null : [loop.reason, loop.outcome.timedOut]).toEqual(["load_timeout", true]);
+      const exit = await checkImports({ ...base(), buildDir: await writeJsBuild({ task: `process.exit(0);\n` }), timeoutMs: 15_000 });
+      expect(exit.ok ? null : [exit.reason, exit.outcome.exitCode]).toEqual(["exited", 0]);
+    });
+
     it("answers solve calls in order with the seeded random, stderr kept apart, a hang turned into a timeout", async () => {
       const task = `export async function solve(input, ctx) { console.log("noise"); if (input === "hang") for (;;) {} return { echo: input, task: ctx.task, r: ctx.random() }; }\n`;
       const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 7, llmAvailable: false });
