@@ -5,7 +5,7 @@
  */
 import { lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { AGENT_DIR } from "./protocol.js";
+import { AGENT_DIR } from "./work-dirs.js";
 import type { ToolMessage } from "./protocol.js";
 
 type ToolEvent = Omit<ToolMessage, "type">;

@@ -4,7 +4,7 @@
  * through their index.ts, and dependencies point one way (cli → evolution → the folders it
  * composes → sandbox). A new import against the rules fails here with the file and the rule.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT, sources, specifiers, target, TRUSTED } from "./source-files.js";
@@ -103,6 +103,36 @@ function violations(): string[] {
   return out;
 }
 
+/** The in-memory test engine's room (sandbox/src/memory/): only tests may reach into it. */
+const TEST_ONLY = /^sandbox\/src\/memory\//;
+
+/** Every module outside tests/ that is not a test: what ships, runs or benches. */
+function shippedSources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const rel = dir === "" ? e.name : `${dir}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!["node_modules", "generations", "tests", ".git"].includes(e.name)) walk(rel);
+      } else if (/\.(ts|mjs|js)$/.test(e.name) && !e.name.endsWith(".test.ts")) out.push(rel);
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** Imports of the test-only engine from `files` by anything but the engine itself. */
+function testOnlyViolations(files: readonly string[], specifiersOf: (file: string) => string[] = specifiers): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    if (TEST_ONLY.test(file)) continue;
+    for (const spec of specifiersOf(file)) {
+      if (spec.startsWith(".") && TEST_ONLY.test(target(file, spec))) out.push(`${file}: imports ${target(file, spec)}, which only tests may (it isolates nothing)`);
+    }
+  }
+  return out;
+}
+
 describe("dependency rules", () => {
   it("hold for every import of the harness and the sandbox", () => {
     expect(TRUSTED.length).toBeGreaterThan(100);
@@ -127,6 +157,16 @@ describe("dependency rules", () => {
     expect(makesClients).toEqual(["sandbox/src/connect/connect-engines.ts"]);
     const connects = TRUSTED.filter((f) => f.startsWith("harness/") && /\bconnectEngines\b/.test(readFileSync(join(ROOT, f), "utf8")));
     expect(connects).toEqual(["harness/src/cli/engine-wiring.ts"]);
+  });
+
+  it("keep the in-memory test engine out of everything but tests (tests/**, *.test.ts), so it is never wired into the CLI", () => {
+    const files = shippedSources();
+    expect(files).toContain("bin/evolve.js");
+    expect(files.filter((f) => TEST_ONLY.test(f))).toContain("sandbox/src/memory/in-memory-engine.ts");
+    expect(testOnlyViolations(files)).toEqual([]);
+    // The check itself is checked: an index that exported the engine would be caught.
+    expect(testOnlyViolations(["sandbox/src/index.ts"], () => ["./memory/index.js"])).toHaveLength(1);
+    expect(testOnlyViolations(["harness/src/cli/engine-wiring.ts"], () => ["../../../sandbox/src/memory/in-memory-engine.js"])).toHaveLength(1);
   });
 
   it("keep tasks on the public task API", () => {

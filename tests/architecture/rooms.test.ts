@@ -26,6 +26,8 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     fleet: ["port", "docker"],
     connect: ["port", "docker", "fleet"],
     sessions: ["port"],
+    // The in-memory engine, for tests only: the port's twin built from the adapter's parts.
+    memory: ["port", "docker", "extract"],
   },
 };
 

@@ -1,5 +1,5 @@
 /**
- * `evolve run --arena` with populations (issue 18's 4b), offline, in real containers: two code
+ * `evolve run --arena` with populations (issue 18's 4b), offline, on the in-memory engine: two code
  * candidates and two testers, the populations keeping only their best every second round.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readArena, type ArenaContents } from "../../harness/src/arena/index.js";
 import { startRun, type RunSummary } from "../../harness/src/evolution/index.js";
 import { memorySink, readConsistentRun } from "../evolution/run-helpers.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 
 let env: TestEngine;
 let out: string;
@@ -18,7 +19,7 @@ let arena: ArenaContents;
 const RUN = "arena-populations";
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-arena-pop-"));
   summary = await startRun(
     { task: "email-validation", arena: { rounds: 2, codePopulation: 2, testPopulation: 2, tournamentEvery: 2 }, workers: 2, seed: 2, out, runId: RUN, evaluations: 0 },

@@ -1,5 +1,5 @@
 /**
- * `evolve run --arena`, offline, in real containers: a duel on email-validation interrupted in
+ * `evolve run --arena`, offline, on the in-memory engine: a duel on email-validation interrupted in
  * the code phase of its second round and resumed; the archive's rounds and test generations
  * read back through zod; the held-out split untouched; the views and the report show it.
  */
@@ -12,7 +12,8 @@ import { readEvents, readRunRecord } from "../../harness/src/archive/index.js";
 import { loadTask } from "../../harness/src/evaluation/index.js";
 import { resumeRun, startRun, type ProgressSink, type RunSummary } from "../../harness/src/evolution/index.js";
 import { memorySink, readConsistentRun } from "../evolution/run-helpers.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { evolve } from "../inspect/cli-harness.js";
 
 let env: TestEngine;
@@ -35,7 +36,7 @@ function abortingSink(controller: AbortController): ProgressSink & { text(): str
 }
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-arena-"));
   const controller = new AbortController();
   first = await startRun(

@@ -1,12 +1,12 @@
 /**
- * Evaluation policy against the real engine: held-out inputs reach only held-out containers,
+ * Evaluation policy on the in-memory engine: held-out inputs reach only held-out sandboxes,
  * a throwing or malformed grader is a zero with "grader error", repeats record mean and spread.
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { evaluateCandidate, loadTask, type Task } from "../../harness/src/evaluation/index.js";
-import { testEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
 import { emitSeedTask, writeBuild } from "./emit-seed.js";
 
 const repo = new URL("../../", import.meta.url).pathname;
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe("evaluation policy", () => {
   it("sends held-out instances only to the held-out stage's containers", async () => {
-    const { engine, image, session } = await testEngine();
+    const { engine, image, session } = await memoryEngine();
     const result = await evaluateCandidate({
       engine, image, task: email, buildDir: echo, labels: { session, phase: "test" }, seed: 3, visible: "full", heldout: true,
     });
@@ -48,7 +48,7 @@ describe("evaluation policy", () => {
   });
 
   it("scores a throwing grader and a malformed grader outcome 0 with 'grader error' and goes on", async () => {
-    const { engine, image, session } = await testEngine();
+    const { engine, image, session } = await memoryEngine();
     let calls = 0;
     const flaky: Task = {
       ...email,
@@ -74,7 +74,7 @@ describe("evaluation policy", () => {
   });
 
   it("runs repeats with different grader seeds and records each score", async () => {
-    const { engine, image, session } = await testEngine();
+    const { engine, image, session } = await memoryEngine();
     const result = await evaluateCandidate({
       engine, image, task: snake, buildDir: seedBuild, labels: { session, phase: "test" }, seed: 1, repeats: 3, visible: "stage1",
     });
@@ -91,7 +91,7 @@ describe("evaluation policy", () => {
   });
 
   it("rejects invalid options before starting any container", async () => {
-    const { engine, image, session } = await testEngine();
+    const { engine, image, session } = await memoryEngine();
     await expect(
       evaluateCandidate({ engine, image, task: email, buildDir: echo, labels: { session }, seed: 1, repeats: 0 }),
     ).rejects.toMatchObject({ code: "invalid_options" });

@@ -1,12 +1,12 @@
 /**
- * The seed agent, evaluated in real containers, reaches its documented baseline on each
+ * The seed agent, evaluated on the in-memory engine, reaches its documented baseline on each
  * task (both splits). Baselines were measured with this very evaluation (see each task's README).
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { evaluateCandidate, loadTask } from "../../harness/src/evaluation/index.js";
-import { testEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
 import { emitSeedTask } from "./emit-seed.js";
 
 const repo = new URL("../../", import.meta.url).pathname;
@@ -23,7 +23,7 @@ const BASELINES: Record<string, { visible: number; heldout: number; tolerance: n
 
 describe.each(Object.keys(BASELINES))("seed agent on %s", (name) => {
   it("reaches its documented baseline on the visible and held-out splits", async () => {
-    const { engine, image, session } = await testEngine();
+    const { engine, image, session } = await memoryEngine();
     const task = await loadTask(join(repo, "tasks", name));
     const result = await evaluateCandidate({
       engine, image, task, buildDir, labels: { session, phase: "test" }, seed: 1, visible: "full", heldout: true,

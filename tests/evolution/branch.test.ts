@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRunRecord, readGeneration } from "../../harness/src/archive/index.js";
 import { startRun } from "../../harness/src/evolution/index.js";
 import { memorySink } from "./run-helpers.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 
 let env: TestEngine;
 let out: string;
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-branch-"));
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Duplicates in a real run (`startRun`, real containers, sec-sum): the test agent toggles a
+ * Duplicates in a real run (`startRun`, the in-memory engine, sec-sum): the test agent toggles a
  * marker line, so from the second child on every child's tree is byte for byte an earlier
  * generation's. Such a child is recorded as a duplicate of the first generation with that
  * tree, without being checked or evaluated again; it is never a parent; the views say so.
@@ -12,7 +12,8 @@ import { readEvents, type GenerationRecord } from "../../harness/src/archive/ind
 import { formatSummary, startRun, type RunSummary } from "../../harness/src/evolution/index.js";
 import { candidatesFromGenerations } from "../../harness/src/selection/index.js";
 import { evolve } from "../inspect/cli-harness.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { memorySink, readConsistentRun } from "./run-helpers.js";
 
 const AGENT = new URL("./fixtures/toggle-agent/", import.meta.url).pathname;
@@ -26,7 +27,7 @@ let generations: GenerationRecord[];
 const sink = memorySink();
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-duplicates-"));
   summary = await startRun(
     { task: TASK, agent: AGENT, generations: 4, workers: 1, seed: 2, out, runId: RUN_ID, evaluations: 0 },

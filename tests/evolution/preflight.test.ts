@@ -1,6 +1,6 @@
 /**
  * A task or agent that does not meet the contract is refused before any container starts,
- * with every reason. The engine passed in is the real one behind a counter of calls.
+ * with every reason. The engine passed in (the in-memory one) sits behind a counter of calls.
  */
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,7 +10,7 @@ import type { SandboxEngine } from "../../sandbox/src/index.js";
 import { EvolveError } from "../../harness/src/kernel/index.js";
 import { BUILTIN_TASKS_DIR, startRun } from "../../harness/src/evolution/index.js";
 import { memorySink } from "./run-helpers.js";
-import { testEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
 
 let work: string;
 let engine: SandboxEngine;
@@ -18,7 +18,7 @@ const calls: string[] = [];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "evolve-preflight-test-"));
-  const real = (await testEngine()).engine;
+  const real = (await memoryEngine()).engine;
   engine = new Proxy(real, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);

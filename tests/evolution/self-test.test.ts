@@ -1,5 +1,5 @@
 /**
- * ctx.evaluate in a real run (`startRun`, real containers, the security suite's sec-sum task:
+ * ctx.evaluate in a real run (`startRun`, the in-memory engine, the security suite's sec-sum task:
  * two visible instances, one held-out). The test agent drafts a right, a wrong and a broken
  * task agent, evaluates each, and calls once past the count of 3; the archive must show what
  * each call answered, what it cost, and the count, and the agent must have received the same.
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generationPaths, readRunRecord, type GenerationRecord } from "../../harness/src/archive/index.js";
 import { startRun, type RunSummary } from "../../harness/src/evolution/index.js";
 import { parseTranscript, type EvaluateTranscriptEntry } from "../../harness/src/llm/index.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { memorySink, readConsistentRun } from "./run-helpers.js";
 
 const AGENT = new URL("./fixtures/self-test-agent/", import.meta.url).pathname;
@@ -25,7 +26,7 @@ let child: GenerationRecord;
 let calls: EvaluateTranscriptEntry[];
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-self-test-"));
   summary = await startRun(
     { task: TASK, agent: AGENT, generations: 1, workers: 1, seed: 3, out, runId: RUN_ID, evaluations: 3, improveTimeoutMs: 120_000 },

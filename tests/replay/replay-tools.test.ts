@@ -13,7 +13,8 @@ import { startRun } from "../../harness/src/evolution/index.js";
 import { replayLineage } from "../../harness/src/replay/index.js";
 import { memorySink, readAllText } from "../evolution/run-helpers.js";
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedReply } from "../support/scripted-openai-server.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 
 const RUN = "replay-tools";
 const SOLVER = "task/email-validation.ts";
@@ -46,7 +47,7 @@ function model(request: RecordedRequest): ScriptedReply {
 }
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-replay-tools-"));
   const server = await startScriptedOpenAIServer(model);
   try {

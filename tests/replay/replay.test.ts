@@ -1,5 +1,5 @@
 /**
- * One short offline run in real containers, then: replay reproduces its lineage exactly,
+ * One short offline run on the in-memory engine, then: replay reproduces its lineage exactly,
  * a tampered patch file and a tampered score are caught, `run --from` continues from the
  * chosen generation, and the inspect commands read the real archive.
  */
@@ -13,7 +13,8 @@ import { startRun } from "../../harness/src/evolution/index.js";
 import { replayLineage } from "../../harness/src/replay/index.js";
 import { memorySink } from "../evolution/run-helpers.js";
 import { evolve } from "../inspect/cli-harness.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 
 const RUN = "replay-src";
 let env: TestEngine;
@@ -23,7 +24,7 @@ let generations: GenerationRecord[];
 let tip: GenerationRecord;
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-replay-test-"));
   await startRun(
     { generations: 3, workers: 2, seed: 7, out, runId: RUN },

@@ -1,5 +1,5 @@
 /**
- * The offline strategy's inner loop, run by the trusted runner in real containers: the host
+ * The offline strategy's inner loop, run by the trusted runner on the in-memory engine: the host
  * side of ctx.evaluate is scripted here (scores by call, the draft taken out of the live
  * workspace each time), so the test knows which draft deserved to be kept. It must keep the
  * best draft (not the last), leave the parent's tree unchanged when no draft beats the
@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluateResult } from "@evolve/contract";
 import type { WireJson } from "../../harness/src/kernel/index.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { compileTree, oneKnobTree, SEED_DIR } from "./agent-tree.js";
 import { readOwnTree } from "../../harness/src/archive/index.js";
 import { improveRequest } from "./improve-request.js";
@@ -26,7 +27,7 @@ let validator: Validator;
 
 /** The seed with one task knob, `params.iterations`, which every proposal moves (one move each). */
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-inner-loop-"));
   validator = createValidator();
   tree = join(work, "tree");

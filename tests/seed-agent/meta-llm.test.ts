@@ -1,5 +1,5 @@
 /**
- * The seed meta agent's SEARCH/REPLACE strategy in a real container, the fallback for
+ * The seed meta agent's SEARCH/REPLACE strategy on the in-memory engine, the fallback for
  * endpoints without tool calling: reached automatically when the endpoint answers 400 to
  * tools (real broker, scripted OpenAI-compatible server), or chosen by search.llmMode.
  */
@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedLlmClient } from "../support/scripted-llm-client.js";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply } from "../support/scripted-openai-server.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
 import { compileTree, SEED_DIR } from "./agent-tree.js";
 import { readOwnTree } from "../../harness/src/archive/index.js";
@@ -22,7 +23,7 @@ let validator: Validator;
 let server: ScriptedOpenAIServer | null = null;
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-seed-llm-"));
   validator = createValidator();
   seed = await seedBuild(validator, work);

@@ -1,5 +1,5 @@
 /**
- * The seed meta agent's offline strategy, run by the trusted runner in real containers
+ * The seed meta agent's offline strategy, run by the trusted runner on the in-memory engine
  * against the seed tree: a non-empty change that compiles, reproducible for a seed, and
  * steered by the lineage.
  */
@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LineageStep } from "@evolve/contract";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
 import { compileTree, oneKnobTree, SEED_DIR } from "./agent-tree.js";
 import { readOwnTree } from "../../harness/src/archive/index.js";
@@ -21,7 +22,7 @@ let buildDir: string;
 let validator: Validator;
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-seed-meta-"));
   buildDir = join(work, "build");
   validator = createValidator();

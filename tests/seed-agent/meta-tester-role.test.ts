@@ -1,8 +1,8 @@
 /**
- * The seed meta agent in the tester role (a test generation of an arena run), in real
- * containers: offline it changes files under tester/ only, the result passes all four gates with
- * the tester required, and it is the same for the same seed; with a (scripted) model it applies
- * the model's edits under tester/ and no other.
+ * The seed meta agent in the tester role (a test generation of an arena run), on the in-memory
+ * engine: offline it changes files under tester/ only, the result passes all four gates with the
+ * tester required, and it is the same for the same seed; with a (scripted) model it applies the
+ * model's edits under tester/ and no other.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,7 +13,8 @@ import { readOwnTree } from "../../harness/src/archive/index.js";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
 import { runImprove } from "../../sandbox/src/index.js";
 import { WireLlmRequest, type WireJson } from "../../harness/src/kernel/index.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { compileTree, SEED_DIR } from "./agent-tree.js";
 import { improveRequest } from "./improve-request.js";
 import { seedImprove } from "./seed-improve.js";
@@ -24,7 +25,7 @@ let buildDir: string;
 let validator: Validator;
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-seed-tester-role-"));
   buildDir = join(work, "build");
   validator = createValidator();

@@ -1,5 +1,5 @@
 /**
- * The seed meta agent's tool loop in a real container, through the real broker and openai
+ * The seed meta agent's tool loop on the in-memory engine, through the real broker and openai
  * client against the shared scripted server: realistic tool-calling conversations, and what
  * the loop does when the model misbehaves (bad arguments, unknown tools, no finish, replies
  * cut at the token limit, a spent budget) or when its drafts are evaluated.
@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterEach, beforeAll, afterAll, describe, expect, it } from "vitest";
 import { createValidator, type Validator } from "../../harness/src/validation/index.js";
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedReply, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { compileTree, SEED_DIR } from "./agent-tree.js";
 import { brokerOn, improveWithLlm, seedBuild, seedVariant, type AgentBuild } from "./llm-improve.js";
 
@@ -22,7 +23,7 @@ let server: ScriptedOpenAIServer | null = null;
 let solver: string;
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-seed-tools-"));
   validator = createValidator();
   seed = await seedBuild(validator, work);

@@ -1,5 +1,5 @@
 /**
- * Supervised runs end to end, in real containers: a test agent (fixtures/gate-agent) whose
+ * Supervised runs end to end, on the in-memory engine (approval is logic, not containers): a test agent (fixtures/gate-agent) whose
  * first change from any tree rewrites meta/state.ts (and scores 1), and whose later changes
  * only touch task/ (same score), on the small template task, with `best` selection so who
  * becomes a parent is determined by the approvals alone. Decisions come from the real CLI,
@@ -15,7 +15,8 @@ import { resumeRun, startRun, type RunSummary } from "../../harness/src/evolutio
 import { memorySink, readConsistentRun } from "../evolution/run-helpers.js";
 import { evolve } from "../inspect/cli-harness.js";
 import { killAll, spawnEvolve, waitFor } from "../support/evolve-process.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 
 const AGENT = resolve(import.meta.dirname, "fixtures/gate-agent");
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -27,7 +28,7 @@ let task: string;
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   scratch = await mkdtemp(join(tmpdir(), "evolve-supervised-"));
   out = join(scratch, "generations");
   // The folder's name is the task's name: `evolve new task` writes the template task.

@@ -1,4 +1,7 @@
-/** The real engine and runtime image for tests, one session per test file. */
+/**
+ * The real engine and runtime image for tests, one session per test file: for everything about
+ * containers and isolation. Tests of logic use memoryEngine() (memory-engine.ts) instead.
+ */
 import { execFileSync } from "node:child_process";
 import { connectEngines, newSessionId } from "../../sandbox/src/index.js";
 import type { RuntimeImage, SandboxEngine } from "../../sandbox/src/index.js";

@@ -1,7 +1,8 @@
 /**
  * The validation corpus through the real pipeline: every broken rewrite fails at the expected
  * gate with the expected code; the seed and the valid rewrites pass all four gates, the import
- * gate in real containers (two at a time).
+ * gate on the in-memory engine (two at a time; tests/sandbox/engine-contract.test.ts shows
+ * loading comes out the same as in a container).
  */
 import { appendFile, cp, mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,7 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationFailure, ValidationStage } from "../../harness/src/results/index.js";
 import { createValidator, type ValidationOutcome, type Validator } from "../../harness/src/validation/index.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { type CorpusCase, createLimiter, loadCorpus, prepareCase, SEED_DIR } from "./corpus.js";
 
 const corpus = await loadCorpus();
@@ -54,7 +56,7 @@ function expectTimingsUpTo(outcome: ValidationOutcome, last: string): void {
 }
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   validator = createValidator();
   const limit = createLimiter(2);
   for (const c of corpus.filter(usesContainer)) {

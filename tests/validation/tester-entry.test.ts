@@ -1,6 +1,7 @@
 /**
  * The tester entry (arena): tester/index.ts is checked like task/ and meta/ when it is there
- * (or required): `propose` must be a ProposeFn, and a function at load in a real container.
+ * (or required): `propose` must be a ProposeFn, and a function at load (the import gate, on the
+ * in-memory engine: tests/sandbox/engine-contract.test.ts shows loading comes out as in a container).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,7 +9,8 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createValidator, TESTER_FILE, treeHasTester, type Validator } from "../../harness/src/validation/index.js";
 import { checkImports } from "../../sandbox/src/index.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 
 const TASK = `import type { SolveFn } from "@evolve/contract";\nexport const solve: SolveFn = async (input) => input;\n`;
 const META = `import type { ImproveFn } from "@evolve/contract";\nexport const improve: ImproveFn = async () => ({ summary: "none", changedFiles: [] });\n`;
@@ -85,10 +87,10 @@ describe("the tester entry", () => {
   });
 });
 
-describe("the tester entry at the import gate (real containers)", () => {
+describe("the tester entry at the import gate", () => {
   let env: TestEngine;
   beforeAll(async () => {
-    env = await testEngine();
+    env = await memoryEngine();
   });
 
   it("loads tester/index.js with the other entries and reports propose", async () => {

@@ -1,4 +1,5 @@
 /** The Docker adapter of the port: one engine, its hardened containers, the offline runtime image, the warm pool. */
 export { DockerEngine, newSessionId, type DockerEngineSettings } from "./docker-engine.js";
 export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./container-spec.js";
-export { RuntimeImageSource } from "./runtime-image.js";
+export { collectImageInputs, IMAGE_NODE, RUNNER_MAIN, runnerCommand, RuntimeImageSource, transpileRunner } from "./runtime-image.js";
+export { OutputDemux } from "./output-demux.js";

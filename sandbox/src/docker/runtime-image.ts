@@ -104,6 +104,25 @@ export async function hashImageInputs(inputs: ImageInputs): Promise<string> {
   return hash.digest("hex").slice(0, 16);
 }
 
+/**
+ * The runner as the image has it: each source transpiled on its own to an ES module in
+ * `outDir`, with the package.json that makes them modules. The in-memory test engine
+ * (in-memory-stage.ts) stages the runner with this too, so both run the same JS.
+ */
+export async function transpileRunner(runnerSources: readonly string[], outDir: string): Promise<void> {
+  // The compiler loads only when the runner is staged: it is slow to import.
+  const ts = (await import("typescript")).default;
+  await mkdir(outDir, { recursive: true });
+  for (const file of runnerSources) {
+    const out = ts.transpileModule(await readFile(file, "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+      fileName: file,
+    });
+    await writeFile(join(outDir, file.split("/").pop()!.replace(/\.ts$/, ".js")), out.outputText);
+  }
+  await writeFile(join(outDir, "package.json"), '{ "type": "module" }\n');
+}
+
 /** Lay out the build context (Dockerfile + rootfs/) in a fresh temp folder. */
 export async function stageBuildContext(inputs: ImageInputs, hash: string): Promise<string> {
   const context = await mkdtemp(join(tmpdir(), "evolve-image-"));
@@ -117,18 +136,7 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
       await mkdir(join(rootfs, dirname(IMAGE_NODE)), { recursive: true });
       await copyFile(inputs.nodeBinary, join(rootfs, IMAGE_NODE));
     }
-    // The compiler loads only when an image is built: it is slow to import.
-    const ts = (await import("typescript")).default;
-    const runnerOut = join(rootfs, dirname(RUNNER_MAIN));
-    await mkdir(runnerOut, { recursive: true });
-    for (const file of inputs.runnerSources) {
-      const out = ts.transpileModule(await readFile(file, "utf8"), {
-        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
-        fileName: file,
-      });
-      await writeFile(join(runnerOut, file.split("/").pop()!.replace(/\.ts$/, ".js")), out.outputText);
-    }
-    await writeFile(join(runnerOut, "package.json"), '{ "type": "module" }\n');
+    await transpileRunner(inputs.runnerSources, join(rootfs, dirname(RUNNER_MAIN)));
     for (const { name, dir } of inputs.toolchainPackages) {
       // The harness's own packages (trusted), by the platform's copy; links are left out, as a
       // link to a host path would dangle in the image. Agent trees use the archive's strict copyTree.
