@@ -66,62 +66,72 @@ function limitVerdict(index: number, end: Exclude<WorkerEnd, { kind: "result" }>
 export async function judgeProposals(task: Task, proposals: unknown[], options: JudgeOptions): Promise<ProposalVerdict[]> {
   const oracle = task.oracle;
   if (oracle === null) throw new EvolveError("invalid_task", `task ${task.manifest.name} has no oracle to judge proposals`);
-  const timeoutMs = options.timeoutMs ?? JUDGE_TIMEOUT_MS;
-  const memoryMb = options.memoryMb ?? JUDGE_MEMORY_MB;
-  const { perRound, maxBytes } = oracle.limits;
+  const { perRound } = oracle.limits;
+  const workers = new Workers(join(task.dir, GRADER_FILE), options.memoryMb ?? JUDGE_MEMORY_MB);
   const verdicts: ProposalVerdict[] = [];
-  let worker: JudgeWorker | null = null;
-  let cannotStart: string | null = null;
   try {
-    for (const [index, proposal] of proposals.slice(0, perRound).entries()) {
-      // From here on the proposal is its JSON text: what the oracle sees is what the record keeps.
-      const text = jsonText(proposal);
-      if (text === null) {
-        verdicts.push({ index, outcome: "discarded", code: "not_json", reason: "the proposal is not JSON" });
-        continue;
-      }
-      const bytes = Buffer.byteLength(text);
-      if (bytes > maxBytes) {
-        verdicts.push({ index, outcome: "discarded", code: "too_large", reason: `${bytes.toLocaleString("en-US")} bytes as JSON, over the oracle's limit of ${maxBytes.toLocaleString("en-US")}` });
-        continue;
-      }
-      if (cannotStart === null && worker === null) {
-        worker = new JudgeWorker(join(task.dir, GRADER_FILE), memoryMb);
-        const failed = await worker.started();
-        if (failed !== null) {
-          cannotStart = line(`the oracle's worker could not start: ${failed}`);
-          await worker.close();
-          worker = null;
-        }
-      }
-      if (worker === null) {
-        verdicts.push({ index, outcome: "discarded", code: "oracle_failed", reason: cannotStart ?? "no worker" });
-        continue;
-      }
-      const id = `${options.idPrefix}-${index + 1}`;
-      const end = await worker.judge(text, id, timeoutMs);
-      if (end.kind !== "result") {
-        // Killed or dead: the next proposal gets a fresh worker.
-        await worker.close();
-        worker = null;
-        verdicts.push(limitVerdict(index, end, timeoutMs, memoryMb));
-        continue;
-      }
-      const result = end.result;
-      if (result.outcome === "discarded") {
-        verdicts.push({ index, outcome: "discarded", code: result.code, reason: line(result.reason) });
-        continue;
-      }
-      const instance = readInstance(result.instance, id);
-      // The proposal's text was made by JSON.stringify above: it reads back as JSON.
-      const asJson = parseJson(WireJson, text);
-      if (instance === null || !asJson.ok) verdicts.push({ index, outcome: "discarded", code: "instance_schema", reason: "the oracle's instance is not a JSON object within the caps, with its test id" });
-      else verdicts.push({ index, outcome: "accepted", id, instance, proposal: asJson.value, verdict: line(result.verdict) });
-    }
+    for (const [index, proposal] of proposals.slice(0, perRound).entries()) verdicts.push(await judgeOne(workers, oracle.limits.maxBytes, index, proposal, options));
   } finally {
-    await worker?.close();
+    await workers.close();
   }
   const rest = proposals.length - perRound;
   if (rest > 0) verdicts.push({ index: perRound, outcome: "discarded", code: "over_count", reason: `${rest.toLocaleString("en-US")} more ${rest === 1 ? "proposal" : "proposals"} past the cap of ${perRound} were not read` });
   return verdicts;
+}
+
+/** One proposal: its JSON text against the size cap on the host, then the worker's judgement, then the instance it made. */
+async function judgeOne(workers: Workers, maxBytes: number, index: number, proposal: unknown, options: JudgeOptions): Promise<ProposalVerdict> {
+  // From here on the proposal is its JSON text: what the oracle sees is what the record keeps.
+  const text = jsonText(proposal);
+  if (text === null) return { index, outcome: "discarded", code: "not_json", reason: "the proposal is not JSON" };
+  const bytes = Buffer.byteLength(text);
+  if (bytes > maxBytes) return { index, outcome: "discarded", code: "too_large", reason: `${bytes.toLocaleString("en-US")} bytes as JSON, over the oracle's limit of ${maxBytes.toLocaleString("en-US")}` };
+  const worker = await workers.get();
+  if (typeof worker === "string") return { index, outcome: "discarded", code: "oracle_failed", reason: worker };
+  const id = `${options.idPrefix}-${index + 1}`;
+  const timeoutMs = options.timeoutMs ?? JUDGE_TIMEOUT_MS;
+  const end = await worker.judge(text, id, timeoutMs);
+  if (end.kind !== "result") {
+    // Killed or dead: the next proposal gets a fresh worker.
+    await workers.drop();
+    return limitVerdict(index, end, timeoutMs, workers.memoryMb);
+  }
+  const result = end.result;
+  if (result.outcome === "discarded") return { index, outcome: "discarded", code: result.code, reason: line(result.reason) };
+  const instance = readInstance(result.instance, id);
+  // The proposal's text was made by JSON.stringify above: it reads back as JSON.
+  const asJson = parseJson(WireJson, text);
+  if (instance === null || !asJson.ok) return { index, outcome: "discarded", code: "instance_schema", reason: "the oracle's instance is not a JSON object within the caps, with its test id" };
+  return { index, outcome: "accepted", id, instance, proposal: asJson.value, verdict: line(result.verdict) };
+}
+
+/** The judge worker of one call, started when first needed and replaced after a kill; one that cannot start is said once. */
+class Workers {
+  #worker: JudgeWorker | null = null;
+  #cannotStart: string | null = null;
+
+  constructor(
+    private readonly graderPath: string,
+    readonly memoryMb: number,
+  ) {}
+
+  /** A ready worker, or why none can start. */
+  async get(): Promise<JudgeWorker | string> {
+    if (this.#cannotStart !== null) return this.#cannotStart;
+    if (this.#worker !== null) return this.#worker;
+    const worker = new JudgeWorker(this.graderPath, this.memoryMb);
+    const failed = await worker.started();
+    if (failed === null) return (this.#worker = worker);
+    await worker.close();
+    return (this.#cannotStart = line(`the oracle's worker could not start: ${failed}`));
+  }
+
+  async drop(): Promise<void> {
+    await this.#worker?.close();
+    this.#worker = null;
+  }
+
+  close(): Promise<void> {
+    return this.drop();
+  }
 }
