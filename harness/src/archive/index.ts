@@ -52,7 +52,7 @@ export { rebuildSnapshot } from "./rebuild-lineage.js";
 export type { RebuildResult } from "./rebuild-lineage.js";
 export { abandonedChildren, deathsWhileChecking, observedStatus } from "./run-liveness.js";
 export type { AbandonedChild, ObservedRunStatus } from "./run-liveness.js";
-export { ArenaSettings, RUN_SCHEMA_VERSION, RunConfig, RunLimits, RunOrigin, RunRecord, RunStatus } from "./run-record.js";
+export { ArenaSettings, ModelProbeRecord, RUN_SCHEMA_VERSION, RunConfig, RunLimits, RunOrigin, RunRecord, RunStatus } from "./run-record.js";
 export { copyTree, hashDirectory, isSafeRelativePath, readOwnTree, readTree, snapshotHash, writeTree } from "./tree.js";
 export type { Tree, TreeRead } from "./tree.js";
 export { CONTEXT_LINES, diffFile, diffTrees } from "./unified-diff.js";

@@ -77,6 +77,33 @@ export const RunConfig = z.object({
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 
+const ChoiceOutcome = z.enum(["ok", "refused", "ignored", "failed", "not_tried"]);
+const Count = z.number().int().nonnegative();
+
+/**
+ * What the model probe learnt when the run started (harness/src/llm/model-probe.ts makes it;
+ * its `ModelProbe` type has this shape): how the endpoint answers, the mode every meta agent
+ * of the run is told (ImproveRequest.llm), and the probe's cost, which counts against the run
+ * budget. Optional in run.json: runs before it, offline runs and runs served from elsewhere have none.
+ */
+export const ModelProbeRecord = z.object({
+  model: z.string().max(200),
+  at: Timestamp,
+  skipped: z.string().max(500).nullable(),
+  answered: z.boolean(),
+  reasoning: z.boolean(),
+  toolCalls: z.enum(["native", "in_text", "ignored", "refused", "unknown"]),
+  textFormat: z.string().max(40).nullable(),
+  argumentsJson: z.boolean().nullable(),
+  toolChoice: z.object({ required: ChoiceOutcome, named: ChoiceOutcome }),
+  mode: z.enum(["tools", "text"]),
+  reason: z.string().max(1_000),
+  calls: Count,
+  tokens: z.object({ prompt: Count, completion: Count }),
+  errors: z.array(z.string().max(400)).max(8),
+});
+export type ModelProbeRecord = z.infer<typeof ModelProbeRecord>;
+
 /** Where a branched run (`evolve run --from`) started. */
 export const RunOrigin = z.object({
   run: RunId,
@@ -96,6 +123,8 @@ const RunRecordShape = z.object({
   from: RunOrigin.optional(),
   /** `--policy`: protected paths and approval rules; absent: none (every valid child is a parent). */
   policy: RunPolicy.optional(),
+  /** The model probe made when the run started (an LLM run whose endpoint is the environment's); absent otherwise. */
+  llmProbe: ModelProbeRecord.optional(),
   status: RunStatus,
   /** The selection RNG after the last selection; null before the first. */
   rng: RngState.nullable(),

@@ -1,4 +1,5 @@
 /** What every step of a run shares: wired once per process in start-run.ts / resume.ts. */
+import type { ImproveRequest } from "@evolve/contract";
 import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
 import { EvolveError } from "../errors/index.js";
 import type { ArchiveWriter } from "../archive/index.js";
@@ -27,6 +28,8 @@ export interface LlmSettings {
   generationLimits: BudgetLimits;
   /** Serves calls from elsewhere (replay); the setup's endpoint when absent. */
   port?: LlmPort | null;
+  /** What the run's model probe found, told to every meta agent as ImproveRequest.llm; absent when the run was not probed. */
+  probed?: NonNullable<ImproveRequest["llm"]>;
 }
 
 /** Everything a generation step needs; nothing in it is mutated by a step except through `writer`. */

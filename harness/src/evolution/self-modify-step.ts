@@ -51,16 +51,17 @@ export interface SelfModifyResult {
 export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModifyResult> {
   const { ctx } = input;
   const started = performance.now();
-  const broker = createGenerationBroker({
-    setup: ctx.llm.setup,
-    runLedger: ctx.llm.runLedger,
-    generationLimits: ctx.llm.generationLimits,
-    ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
-  });
   // The agent's deadline leaves slack for the workspace to be taken out before the kill;
   // ctx.evaluate runs on the agent's time, and the container's clock gets what a call
   // begun just before the deadline can outlast it by (see evaluateSlackMs).
   const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
+  const broker = createGenerationBroker({
+    setup: ctx.llm.setup,
+    runLedger: ctx.llm.runLedger,
+    generationLimits: ctx.llm.generationLimits,
+    deadline,
+    ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
+  });
   const timeoutMs = ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0);
   const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
   let result: ImproveOutcome;
@@ -79,7 +80,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
         seed: input.seed,
         llmAvailable: ctx.llm.setup.available,
         deadline,
-        request: input.request(broker.remainingTokens(), deadline) as unknown as WireJson,
+        request: withProbe(input.request(broker.remainingTokens(), deadline), ctx.llm.probed) as unknown as WireJson,
       },
       onLlm: broker.onLlm,
       onTool: broker.onTool,
@@ -114,4 +115,9 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     return { ...base, failure: failure("self_modify", "bad_report", "improve returned no { summary: string } report") };
   }
   return { ...base, failure: null };
+}
+
+/** The request with what the run's model probe found (ImproveRequest.llm), when the run was probed. */
+function withProbe(request: ImproveRequest, probed: ImproveRequest["llm"]): ImproveRequest {
+  return probed === undefined ? request : { ...request, llm: probed };
 }

@@ -25,7 +25,9 @@ export type { OpenAiPortDeps } from "./openai-port.js";
 export { TokenPrice, priceFor, costUsd } from "./pricing.js";
 export { createReplayPort } from "./replay-port.js";
 export type { ReplayPort } from "./replay-port.js";
-export { RetryPolicy, DEFAULT_RETRY_POLICY } from "./retry-policy.js";
+export { RetryPolicy, DEFAULT_RETRY_POLICY, DEFAULT_MAX_RETRY_AFTER_MS } from "./retry-policy.js";
+export { probeModel, skippedProbe, describeProbe, textCallFormat, PROBE_MARKER, PROBE_TOOL, PROBE_WORST_TOKENS } from "./model-probe.js";
+export type { ModelProbe, ChoiceOutcome } from "./model-probe.js";
 export { Secret } from "./secret.js";
 export { estimateTokens, estimatePromptTokens, requestChars } from "./token-estimate.js";
 export {
@@ -33,6 +35,7 @@ export {
   LlmTranscriptEntry,
   ToolTranscriptEntry,
   TRANSCRIPT_SCHEMA_VERSION,
+  MAX_REASONING_CHARS,
   serializeTranscript,
   parseTranscript,
 } from "./transcript.js";
