@@ -65,7 +65,7 @@ describe("model probe", () => {
 
   it("evolve doctor --model prints what it found and which mode the seed will use, and why", async () => {
     server = await startZooServer(persona("hermes-in-text"));
-    const env = { ...process.env, OPENAI_BASE_URL: server.baseURL, DOCKER_HOST: "unix:///nonexistent/docker.sock" };
+    const env: Record<string, string | undefined> = { ...process.env, OPENAI_BASE_URL: server.baseURL, DOCKER_HOST: "unix:///nonexistent/docker.sock" };
     delete env["OPENAI_API_KEY"];
     const out = await exec(process.execPath, [BIN, "doctor", "--model", "qwen2.5-coder"], { env, timeout: 60_000 }).catch((e: { stdout: string; code: number }) => e);
     expect(out.stdout).toContain("model qwen2.5-coder");
