@@ -1,7 +1,7 @@
 /**
  * Part 4 of issue 26, models as they really behave: every persona of the model zoo
  * (tests/support/model-zoo) as the endpoint of real runs of the seed, on the built-in tasks
- * and on one the seed does not know (templates/task, "template": it must add a solver), a few
+ * and on one the seed does not know (templates/task as "sort-numbers": it must add a solver), a few
  * generations each. Per persona, like aider's edit-format table: the share of generations
  * that give a valid child from the model's own edit (and an improving one), tokens per such
  * child, model calls per generation, and what the harness's probe decided. Goals: a persona
@@ -12,7 +12,9 @@
  *   npx tsx bench/models.ts
  * Anything less is marked REDUCED and goes to bench/results/models-reduced.json.
  */
-import { resolve } from "node:path";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { DEFAULT_WARM_POOL } from "../harness/src/evolution/index.js";
 import { connectEngines, LOCAL_ENGINE } from "../sandbox/src/index.js";
 import { PERSONAS, persona, type Persona } from "../tests/support/model-zoo/index.js";
@@ -29,8 +31,18 @@ const generations = argInt("generations", FULL.generations);
 const workers = argInt("workers", 2);
 const seed = argInt("seed", 1);
 const reduced = personas.length < PERSONAS.length || FULL.tasks.some((t) => !tasks.includes(t)) || generations < FULL.generations;
-/** The task the seed does not know: the template `evolve new task` writes (sorting numbers). */
-const UNKNOWN = { name: "template", arg: resolve(BENCH_DIR, "../templates/task") };
+/**
+ * The task the seed does not know: the template `evolve new task` writes (sorting numbers),
+ * copied under a name no solver of the seed has (a task's folder is named as its task.json).
+ */
+async function unknownTask(): Promise<{ name: string; arg: string }> {
+  const name = "sort-numbers";
+  const dir = join(await mkdtemp(join(tmpdir(), "evolve-bench-models-task-")), name);
+  await cp(resolve(BENCH_DIR, "../templates/task"), dir, { recursive: true });
+  const manifest = JSON.parse(await readFile(join(dir, "task.json"), "utf8")) as Record<string, unknown>;
+  await writeFile(join(dir, "task.json"), `${JSON.stringify({ ...manifest, name }, null, 2)}\n`);
+  return { name, arg: dir };
+}
 
 interface PersonaTotals {
   persona: string;
@@ -89,7 +101,8 @@ function markdown(rows: readonly PersonaTotals[]): string {
 }
 
 async function main(): Promise<void> {
-  const taskArgs = tasks.map((t) => (t === "unknown" ? UNKNOWN : { name: t, arg: t }));
+  const unknown = tasks.includes("unknown") ? await unknownTask() : null;
+  const taskArgs = tasks.map((t) => (t === "unknown" && unknown !== null ? unknown : { name: t, arg: t }));
   console.log(`models bench${reduced ? " (REDUCED)" : ""}: ${personas.length} personas × ${taskArgs.map((t) => t.name).join(", ")} × ${generations} generations, ${workers} workers, seed ${seed}, load ${load1()}`);
   const engine = await connectEngines(LOCAL_ENGINE, { warmPool: DEFAULT_WARM_POOL });
   const runs: PersonaRun[] = [];
@@ -109,6 +122,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await engine.close();
+    if (unknown !== null) await rm(dirname(unknown.arg), { recursive: true, force: true });
   }
   const rows = personas.map((p) => totals(p, runs.filter((r) => r.persona === p.name)));
   console.log(`\n${table([["persona", "mode", "gens", "valid(model)", "valid(any)", "improving", "tok/valid", "calls", "max", "goal"], ...rows.map((t) => [t.persona, t.modes.join(","), t.generations, t.validByModel, t.validAny, t.improving, t.validByModel === 0 ? "-" : String(Math.round(t.tokens / t.validByModel)), t.meanCalls, t.maxCalls, t.goalMet ? "met" : "NOT met"])])}`);

@@ -20,7 +20,7 @@ export { resolveLlmSetup, LlmOptions, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS } from "
 export type { LlmSetup } from "./llm-config.js";
 export { LlmFailureKind } from "./llm-port.js";
 export type { ChatMessage, LlmCompletion, LlmCompletionRequest, LlmPort, LlmResult, LlmCallOptions } from "./llm-port.js";
-export { createOpenAiPort } from "./openai-port.js";
+export { createOpenAiPort, MAX_REPLY_CHARS, MAX_REPLY_TOOL_CALLS } from "./openai-port.js";
 export type { OpenAiPortDeps } from "./openai-port.js";
 export { TokenPrice, priceFor, costUsd } from "./pricing.js";
 export { createReplayPort } from "./replay-port.js";

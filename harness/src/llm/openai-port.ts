@@ -168,7 +168,33 @@ function waitRefusal(retryAfterMs: number | null, delay: number, now: number, po
   return null;
 }
 
+/**
+ * One reply's size at most: its text, reasoning and call arguments together (a reply of 4,096
+ * tokens is some 30,000 characters; reasoning models write more, never this much), and its
+ * calls. Past them the reply is refused, never forwarded to the agent or recorded whole: the
+ * endpoint is the user's, but still a network peer.
+ */
+export const MAX_REPLY_CHARS = 1_048_576;
+export const MAX_REPLY_TOOL_CALLS = 128;
+
+/** Why a reply is too big to take, checked before it is parsed (a million calls must not be walked by the schema); null when it is not. */
+function oversized(raw: unknown): string | null {
+  const choices = typeof raw === "object" && raw !== null ? (raw as { choices?: unknown }).choices : undefined;
+  const message = Array.isArray(choices) ? (choices[0] as { message?: unknown } | undefined)?.message : undefined;
+  if (typeof message !== "object" || message === null) return null;
+  const { content, tool_calls: calls, reasoning_content: thought, reasoning } = message as Record<string, unknown>;
+  if (Array.isArray(calls) && calls.length > MAX_REPLY_TOOL_CALLS) return `endpoint returned ${calls.length} tool calls in one reply (at most ${MAX_REPLY_TOOL_CALLS} are taken)`;
+  let chars = [content, thought, reasoning].reduce<number>((n, v) => n + (typeof v === "string" ? v.length : 0), 0);
+  for (const call of Array.isArray(calls) ? calls : []) {
+    const args = (call as { function?: { arguments?: unknown } } | null)?.function?.arguments;
+    chars += typeof args === "string" ? args.length : 0;
+  }
+  return chars > MAX_REPLY_CHARS ? `endpoint returned ${chars} characters in one reply (at most ${MAX_REPLY_CHARS} are taken)` : null;
+}
+
 function toCompletion(raw: unknown, request: LlmCompletionRequest, model: string, clean: (s: string) => string): Attempt {
+  const tooBig = oversized(raw);
+  if (tooBig !== null) return badResponse(tooBig);
   const parsed = ChatResponse.safeParse(raw);
   if (!parsed.success) {
     return badResponse(clean(`endpoint returned an unexpected response: ${z.prettifyError(parsed.error)}`));

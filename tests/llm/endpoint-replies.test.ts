@@ -1,11 +1,12 @@
 /**
- * Reasoning models and rate limits through the real openai client and the shared scripted
- * server: reasoning sent beside the content (or instead of it) is kept in the transcript and
- * counted, never lost or taken for a broken reply; Retry-After is honoured beyond the backoff
- * cap, and a wait the deadline or the cap does not allow fails the call at once, saying why.
+ * Reasoning models, rate limits and absurd replies through the real openai client and the
+ * shared scripted server: reasoning sent beside the content (or instead of it) is kept in the
+ * transcript and counted, never lost or taken for a broken reply; Retry-After is honoured
+ * beyond the backoff cap, and a wait the deadline or the cap does not allow fails the call at
+ * once, saying why; a reply too big to be a model's is refused before it reaches the agent.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { BudgetLedger, createOpenAiPort, LlmBroker, resolveLlmSetup, UNLIMITED, type RetryPolicy } from "../../harness/src/llm/index.js";
+import { BudgetLedger, createOpenAiPort, LlmBroker, MAX_REPLY_CHARS, MAX_REPLY_TOOL_CALLS, resolveLlmSetup, serializeTranscript, UNLIMITED, type RetryPolicy } from "../../harness/src/llm/index.js";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
 
 const ASK = { messages: [{ role: "user" as const, content: "Say hello." }], maxTokens: 64 };
@@ -73,5 +74,19 @@ describe("Retry-After", () => {
     const long = await port.complete(ASK);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(!long.ok && long.error).toMatch(/asks to retry after 3600 s, longer than the 60 s evolve waits/);
+  });
+});
+
+describe("a reply too big to be a model's", () => {
+  it("is refused with the reason, neither forwarded nor recorded whole", async () => {
+    const calls = Array.from({ length: MAX_REPLY_TOOL_CALLS + 1 }, () => ({ name: "list_files", arguments: "{}" }));
+    const { setup, port } = await portFor([{ content: "x".repeat(MAX_REPLY_CHARS + 1) }, { content: null, toolCalls: calls }, { content: "x".repeat(MAX_REPLY_CHARS - 10) }], { ...FAST, maxAttempts: 1 });
+    const broker = new LlmBroker({ port, model: setup.model, price: null, generationLimits: UNLIMITED, runLedger: new BudgetLedger("run", UNLIMITED) });
+    const huge = await broker.onLlm(ASK);
+    expect(huge).toMatchObject({ ok: false, code: "endpoint_failed", error: expect.stringContaining(`characters in one reply (at most ${MAX_REPLY_CHARS} are taken)`) });
+    const many = await broker.onLlm(ASK);
+    expect(many).toMatchObject({ ok: false, code: "endpoint_failed", error: expect.stringContaining(`returned ${MAX_REPLY_TOOL_CALLS + 1} tool calls in one reply`) });
+    expect(await broker.onLlm(ASK)).toMatchObject({ ok: true });
+    expect(serializeTranscript(broker.transcript()).length).toBeLessThan(MAX_REPLY_CHARS + 20_000);
   });
 });
