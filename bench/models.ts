@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     if (unknown !== null) await rm(dirname(unknown.arg), { recursive: true, force: true });
   }
   const rows = personas.map((p) => totals(p, runs.filter((r) => r.persona === p.name)));
-  console.log(`\n${table([["persona", "mode", "gens", "valid(model)", "valid(any)", "improving", "tok/valid", "calls", "max", "goal"], ...rows.map((t) => [t.persona, t.modes.join(","), t.generations, t.validByModel, t.validAny, t.improving, t.validByModel === 0 ? "-" : String(Math.round(t.tokens / t.validByModel)), t.meanCalls, t.maxCalls, t.goalMet ? "met" : "NOT met"])])}`);
+  console.log(`\n${table([["persona", "mode", "gens", "valid(model)", "valid(any)", "improving", "tok/valid", "calls", "max", "goal"], ...rows.map((t) => [t.persona, t.modes.join(","), String(t.generations), String(t.validByModel), String(t.validAny), String(t.improving), t.validByModel === 0 ? "-" : String(Math.round(t.tokens / t.validByModel)), t.meanCalls, String(t.maxCalls), t.goalMet ? "met" : "NOT met"])])}`);
   console.log(`\n${markdown(rows)}\n`);
   const failing = rows.filter((t) => !t.goalMet).map((t) => t.persona);
   console.log(`${rows.length - failing.length}/${rows.length} personas meet their goal${failing.length > 0 ? `; not: ${failing.join(", ")}` : ""}; ${Math.round((Date.now() - started) / 60_000)} min, load ${load1()}`);
