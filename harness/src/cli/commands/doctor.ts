@@ -74,7 +74,7 @@ ${ENGINE_HELP}`,
       }
     }
     try {
-      const llm = resolveLlmSetup(process.env);
+      const llm = resolveLlmSetup(process.env, typeof values["model"] === "string" ? { model: values["model"] } : {});
       checks.push(
         llm.available
           ? { name: "llm", ok: true, detail: `model ${llm.model} at ${llm.baseURL ?? "api.openai.com"}, key ${llm.apiKey ? "set (not shown)" : "not set"}` }
