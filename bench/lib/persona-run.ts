@@ -43,7 +43,8 @@ export async function personaRun(engine: SandboxEngine, p: Persona, task: { name
   const root = await benchArchiveRoot("models");
   const started = performance.now();
   try {
-    const run = await runEvolution(engine, { task: task.arg, generations, workers, seed, evaluations: 0, out: root, runId: "models", llm: { baseURL: server.baseURL, model: p.name } });
+    // The checks get 2 minutes, not 30 s: on a loaded machine a compile timeout would be the machine's failure, not the model's.
+    const run = await runEvolution(engine, { task: task.arg, generations, workers, seed, evaluations: 0, out: root, runId: "models", llm: { baseURL: server.baseURL, model: p.name }, checkTimeoutMs: 120_000 });
     const record = await readRunRecord(run.runDir);
     const probe = record.ok && record.value.llmProbe !== undefined ? record.value.llmProbe : null;
     return {
