@@ -3,8 +3,7 @@ import { EvolveError } from "../../errors/index.js";
 import type { SandboxEngine } from "../../../../sandbox/src/index.js";
 import type { CliCommand } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
-
-type Check = { name: string; ok: boolean | null; detail: string; fix?: string };
+import type { DoctorCheck as Check } from "../model-check.js";
 
 const GVISOR_FIX = "optional: install gVisor (Debian: apt-get install runsc) and register it in the engine's daemon.json with runtimeArgs --network=none --platform=ptrace";
 
