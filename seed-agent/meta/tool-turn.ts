@@ -107,7 +107,8 @@ async function applyTextEdits(state: TurnState, edits: TextEdits, content: strin
   state.log.refused("text edit that did not apply", failed.length);
   if (applied.length > 0) state.guard.edited();
   state.say(`text edits (${edits.formats.join(", ")}): applied to ${applied.join(", ") || "nothing"}; ${failed.length} failed`);
-  if (failed.length === 0 && applied.length > 0) return { finish: summaryLine(content), stop: null, idle: false };
+  // Done only when nothing of the reply was left unread (a block cut at the limit is a problem, not an edit).
+  if (failed.length === 0 && edits.problems.length === 0 && applied.length > 0) return { finish: summaryLine(content), stop: null, idle: false };
   state.messages.push({ role: "user", content: textEditPrompt(applied, [...failed, ...edits.problems]) });
   return { finish: null, stop: state.guard.turn(), idle: false };
 }
