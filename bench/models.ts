@@ -22,7 +22,7 @@ import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import { personaRun, type PersonaRun } from "./lib/persona-run.js";
 import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
 
-checkArgs("npx tsx bench/models.ts [--personas all] [--tasks circle-packing,email-validation,snake,unknown] [--generations 5] [--workers 2] [--seed 1]");
+checkArgs("npx tsx bench/models.ts [--personas all] [--tasks circle-packing,email-validation,snake,unknown] [--generations 5] [--workers 2] [--seed 1] [--name models|models-reduced]");
 
 const FULL = { tasks: ["circle-packing", "email-validation", "snake", "unknown"], generations: 5 };
 const personas: Persona[] = argValue("personas", "all") === "all" ? [...PERSONAS] : argValue("personas", "").split(",").map(persona);
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   console.log(`\n${markdown(rows)}\n`);
   const failing = rows.filter((t) => !t.goalMet).map((t) => t.persona);
   console.log(`${rows.length - failing.length}/${rows.length} personas meet their goal${failing.length > 0 ? `; not: ${failing.join(", ")}` : ""}; ${Math.round((Date.now() - started) / 60_000)} min, load ${load1()}`);
-  const file = await saveResults(reduced ? "models-reduced" : "models", { reduced, personas: personas.map((p) => p.name), tasks, generations, workers, seed, rows, runs });
+  const file = await saveResults(argValue("name", reduced ? "models-reduced" : "models"), { reduced, personas: personas.map((p) => p.name), tasks, generations, workers, seed, rows, runs });
   console.log(`results: ${file}`);
   if (reduced) console.log("full figures: npx tsx bench/models.ts");
 }
