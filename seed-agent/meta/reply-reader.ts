@@ -80,7 +80,7 @@ function argumentsOf(raw: string): { json: string; repairs: string[]; refused: s
   const read = readArguments(raw);
   if (read.ok) return { json: JSON.stringify(read.value), repairs: read.repairs, refused: null, cut: false };
   if (read.cut) return { json: raw, repairs: [], refused: "cut", cut: true };
-  return { json: raw, repairs: [], refused: `its arguments were not run: ${read.reason}; send the call again with a JSON object`, cut: false };
+  return { json: raw, repairs: [], refused: `not run: its arguments could not be read (${read.reason}); send the call again with a JSON object`, cut: false };
 }
 
 function cutReason(name: string): string {
