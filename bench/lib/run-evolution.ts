@@ -22,6 +22,8 @@ export interface BenchRunOptions {
   runId?: string;
   /** An OpenAI-compatible endpoint (no key) and the model to ask; offline when absent. */
   llm?: { baseURL: string; model: string };
+  /** Wall clock of one candidate's checks (the run's default when absent); a loaded machine may need more. */
+  checkTimeoutMs?: number;
 }
 
 export interface BenchRun {
@@ -55,6 +57,7 @@ export async function runEvolution(engine: SandboxEngine, options: BenchRunOptio
       out,
       ...(options.runId === undefined ? {} : { runId: options.runId }),
       ...(options.llm === undefined ? {} : { model: options.llm.model }),
+      ...(options.checkTimeoutMs === undefined ? {} : { checkTimeoutMs: options.checkTimeoutMs }),
     },
     { sink: { isTTY: false, write: () => undefined }, signal: signal ?? new AbortController().signal, env: options.llm === undefined ? {} : { OPENAI_BASE_URL: options.llm.baseURL }, engine },
   );

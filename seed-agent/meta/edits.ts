@@ -19,8 +19,17 @@ const DIVIDER = /^={5,9}\s*$/;
 const REPLACE = /^>{5,9} ?REPLACE\s*$/;
 
 /** The path named on a line before a block, without markdown decoration. */
-function cleanPath(line: string): string {
+export function cleanPath(line: string): string {
   return line.trim().replace(/^#+\s*/, "").replace(/^(?:file|path)\s*:\s*/i, "").replace(/^[`*"']+|[`*"':]+$/g, "").trim();
+}
+
+/** Blocks read from one reply at most: the rest are named as malformed, never read (a hostile reply can hold millions). */
+export const MAX_BLOCKS = 64;
+
+/** The first line at or after `from` that matches, or -1 (one forward scan per block keeps parsing linear). */
+function lineFrom(lines: readonly string[], from: number, pattern: RegExp): number {
+  for (let j = from; j < lines.length; j++) if (pattern.test(lines[j] ?? "")) return j;
+  return -1;
 }
 
 /** Every SEARCH/REPLACE block of a reply, in order; unterminated blocks are returned as malformed. */
@@ -32,12 +41,16 @@ export function parseBlocks(reply: string): { blocks: EditBlock[]; malformed: st
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
     if (!SEARCH.test(line)) {
-      if (line.trim() !== "" && !line.trim().startsWith("```")) path = cleanPath(line);
+      if (line.trim() !== "" && !line.trim().startsWith("```")) path = line.length > 300 ? "" : cleanPath(line);
       continue;
     }
     const index = blocks.length + malformed.length + 1;
-    const divider = lines.findIndex((l, j) => j > i && DIVIDER.test(l));
-    const end = lines.findIndex((l, j) => j > divider && REPLACE.test(l));
+    if (blocks.length >= MAX_BLOCKS) {
+      malformed.push(`more than ${MAX_BLOCKS} blocks: the rest of the reply was not read`);
+      break;
+    }
+    const divider = lineFrom(lines, i + 1, DIVIDER);
+    const end = divider === -1 ? -1 : lineFrom(lines, divider + 1, REPLACE);
     if (divider === -1 || end === -1) {
       malformed.push(`block ${index} (${path || "no path"}): missing ${divider === -1 ? "=======" : ">>>>>>> REPLACE"} line`);
       break;

@@ -1,7 +1,7 @@
 /**
  * The seed meta agent: `improve` rewrites the agent tree (its own code included). With an
- * LLM it runs the tool loop, or asks for SEARCH/REPLACE edits when search.llmMode says "text"
- * or the endpoint refuses tools; without one, or when the model yields no applicable edit,
+ * LLM it runs the tool loop, or asks for SEARCH/REPLACE edits when search.llmMode or the
+ * harness's probe of the model (request.llm) says "text", or the endpoint refuses tools; without one, or when the model yields no applicable edit,
  * the offline strategy changes knobs so a generation is never empty. A tester generation
  * (request.role "tester") goes to role.ts instead.
  *
@@ -14,7 +14,9 @@ import type { LlmOutcome } from "./llm.js";
 import { search } from "./search-params.js";
 
 async function llmOutcome(request: ImproveRequest, ctx: ImproveContext): Promise<LlmOutcome> {
-  if (search.llmMode === "tools") {
+  // The harness probed the model when the run started: tools it refuses or ignores cost calls for nothing.
+  const mode = request.llm?.mode === "text" ? "text" : search.llmMode;
+  if (mode === "tools") {
     const { toolImprove } = await import("./tool-loop.js");
     const outcome = await toolImprove(request, ctx);
     if (outcome.ok || !outcome.toolsUnsupported) return outcome;

@@ -1,11 +1,17 @@
 /**
  * The LLM strategy: show the model the feedback and the source, apply its SEARCH/REPLACE
  * blocks, and send every failure (no match, several matches, syntax error) back to it,
- * a bounded number of times. Whatever still fails is named in the summary.
+ * a bounded number of times. Whatever still fails is named in the summary. Edits the model
+ * writes in another format (whole files, unified diffs, write_file calls in the text) are
+ * applied too (reply-reader.ts), and the summary says which format it used.
  */
 import type { ImproveContext, ImproveReport, ImproveRequest, LlmMessage } from "@evolve/contract";
-import { applyBlocks, parseBlocks, type EditResult } from "./edits.js";
+import type { EditResult } from "./edits.js";
 import { retryPrompt, systemPrompt, userPrompt } from "./prompts.js";
+import { editsOfText } from "./reply-reader.js";
+import { ReplyLog } from "./reply-log.js";
+import { applyEdits } from "./text-edits.js";
+import { toolDefinitions } from "./tools.js";
 import { search } from "./search-params.js";
 import { oneLine, syntaxErrors } from "./syntax.js";
 
@@ -23,6 +29,8 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
   ];
   let summary = "";
   let tokens = 0;
+  const log = new ReplyLog();
+  const tools = toolDefinitions(0);
   let pending: string[] = [];
   let stop = "";
   for (let round = 0; round <= search.llmRetries; round++) {
@@ -39,8 +47,13 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
     }
     const said = /^\s*SUMMARY:\s*(.+)$/m.exec(reply)?.[1];
     if (said !== undefined && summary === "") summary = said;
-    const { blocks, malformed } = parseBlocks(reply);
-    const results: EditResult[] = applyBlocks(current, blocks);
+    const read = editsOfText(reply, new Set(current.keys()), tools);
+    log.format(read.format);
+    log.repaired(read.repairs);
+    log.refused("unusable call in the text", read.refused.length);
+    const { blocks } = read.edits;
+    const malformed = read.edits.problems;
+    const results: EditResult[] = applyEdits(current, blocks);
     const touched = new Set(results.filter((r) => r.ok).map((r) => r.block.path));
     const syntax: string[] = [];
     for (const p of [...touched].filter((p) => p.endsWith(".ts"))) syntax.push(...(await syntaxErrors(p, current.get(p) ?? "")));
@@ -68,6 +81,7 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
     ...(pending.length > 0 ? [`unresolved after ${search.llmRetries} retries: ${pending.join("; ")}`] : []),
     ...(reverted.length > 0 ? [`reverted for syntax errors: ${reverted.join(", ")}`] : []),
     ...(stop !== "" ? [stop] : []),
+    log.describe(),
   ];
   if (changedFiles.length === 0) return { ok: false, note: oneLine(problems.join("; ") || "no edit", 300) };
   for (const path of changedFiles) await ctx.files.write(path, current.get(path) ?? "");

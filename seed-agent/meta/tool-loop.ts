@@ -4,13 +4,18 @@
  * evaluates its draft, and finishes with a one-line summary. Bounded by a turn cap, the
  * token budget, the message cap and the deadline; it ends on the best evaluated draft (not
  * the last), or on the last draft when none was evaluated, and undoes files that no longer parse.
+ * Whatever the model's habits (calls in the text, sloppy arguments, edits as text, cut calls,
+ * loops), tool-turn.ts turns its reply into work or a reason, and the summary says which.
  */
 import type { ImproveContext, ImproveReport, ImproveRequest, LlmMessage, LlmResponse } from "@evolve/contract";
 import { Drafts } from "./drafts.js";
 import { filePriority } from "./prompts.js";
 import { search } from "./search-params.js";
 import { oneLine, preloadParser, syntaxErrors } from "./syntax.js";
-import { noToolPrompt, toolSystemPrompt, toolUserPrompt } from "./tool-prompts.js";
+import { LoopGuard } from "./loop-guard.js";
+import { ReplyLog } from "./reply-log.js";
+import { toolSystemPrompt, toolUserPrompt } from "./tool-prompts.js";
+import { takeTurn, type TurnState } from "./tool-turn.js";
 import { ToolBox, toolDefinitions } from "./tools.js";
 
 /** Changed files, or why not; `toolsUnsupported` when the endpoint refused tools before any edit (the text strategy may then run). */
@@ -20,7 +25,7 @@ export type ToolLoopOutcome = { ok: true; report: ImproveReport } | { ok: false;
 const DEADLINE_MARGIN_MS = 15_000;
 /** The broker refuses more than 200 messages; a turn adds one, plus one per tool call. */
 const MAX_MESSAGES = 180;
-/** Turns in a row without a tool call before the loop gives up on the model. */
+/** Turns in a row with nothing to run or apply before the loop gives up on the model. */
 const MAX_IDLE_TURNS = 2;
 const ELIDED_AFTER_CHARS = 300;
 
@@ -31,14 +36,24 @@ export async function toolImprove(request: ImproveRequest, ctx: ImproveContext):
   const solver = solverPath === undefined ? null : { path: solverPath, text: await ctx.files.read(solverPath) };
   const tools = toolDefinitions(request.budget.evaluations);
   const drafts = new Drafts(ctx.files);
-  const box = new ToolBox(ctx, drafts, search.toolResultChars, tools);
   const messages: LlmMessage[] = [
     { role: "system", content: toolSystemPrompt(search.toolSteps, request.budget.evaluations) },
     { role: "user", content: toolUserPrompt(request, paths, solver, search.toolResultChars) },
   ];
+  let turns = 0;
+  const state: TurnState = {
+    messages,
+    box: new ToolBox(ctx, drafts, search.toolResultChars, tools),
+    drafts,
+    guard: new LoopGuard(),
+    log: new ReplyLog(),
+    tools,
+    paths: new Set(paths),
+    resultChars: search.toolResultChars,
+    say: (line) => ctx.log(`meta tools turn ${turns}: ${line}`),
+  };
   let summary: string | null = null;
   let stop = "";
-  let turns = 0;
   let idle = 0;
   let tokens = 0;
   while (summary === null) {
@@ -62,26 +77,18 @@ export async function toolImprove(request: ImproveRequest, ctx: ImproveContext):
       break;
     }
     tokens += response.promptTokens + response.completionTokens;
-    messages.push(response.toolCalls.length === 0 ? { role: "assistant", content: response.content } : { role: "assistant", content: response.content, toolCalls: response.toolCalls });
-    if (response.toolCalls.length === 0) {
-      if (++idle > MAX_IDLE_TURNS) { stop = "the model stopped calling tools"; break; }
-      messages.push({ role: "user", content: noToolPrompt(response.finishReason === "length") });
-      continue;
-    }
-    idle = 0;
-    // Every call is answered, in order, even after a finish: the protocol wants a result for each.
-    for (const call of response.toolCalls) {
-      const result = await box.run(call);
-      ctx.log(`meta tools turn ${turns}: ${call.name} → ${oneLine(result.text, 100)}`);
-      messages.push({ role: "tool", toolCallId: call.id, content: clip(result.text, search.toolResultChars) });
-      if (result.finish !== undefined && summary === null) summary = result.finish;
-    }
+    const outcome = await takeTurn(state, response);
+    summary = outcome.finish;
+    if (summary !== null) break;
+    if (outcome.stop !== null) { stop = outcome.stop; break; }
+    idle = outcome.idle ? idle + 1 : 0;
+    if (idle > MAX_IDLE_TURNS) { stop = "the model stopped calling tools"; break; }
   }
-  return wrapUp(drafts, summary, stop, turns);
+  return wrapUp(drafts, summary, stop, turns, state.log.describe());
 }
 
 /** Ends on the best evaluated draft, undoes unparsable files, and reports. */
-async function wrapUp(drafts: Drafts, summary: string | null, stop: string, turns: number): Promise<ToolLoopOutcome> {
+async function wrapUp(drafts: Drafts, summary: string | null, stop: string, turns: number, replies: string): Promise<ToolLoopOutcome> {
   const restored = await drafts.restoreBest();
   const reverted: string[] = [];
   for (const path of drafts.changed()) {
@@ -95,6 +102,7 @@ async function wrapUp(drafts: Drafts, summary: string | null, stop: string, turn
     ...(best === null ? [] : [`best evaluated draft ${best.score} (evaluation ${best.at} of ${best.of})${restored ? ", restored" : ""}`]),
     ...(reverted.length > 0 ? [`reverted for syntax errors: ${reverted.join(", ")}`] : []),
     ...(stop === "" ? [] : [stop]),
+    replies,
   ];
   const changedFiles = drafts.changed();
   if (changedFiles.length === 0) return { ok: false, note: oneLine(notes.join("; ") || "no edit", 300), toolsUnsupported: false };
@@ -111,11 +119,13 @@ function compact(messages: LlmMessage[], maxChars: number): void {
     const m = messages[i];
     if (m === undefined) continue;
     const before = size(m);
-    if (m.role === "tool" && m.content.length > ELIDED_AFTER_CHARS) {
+    // Results of calls written in the text come back as user messages: elided like tool results.
+    if ((m.role === "tool" || m.role === "user") && m.content.length > ELIDED_AFTER_CHARS) {
       messages[i] = { ...m, content: `[elided ${m.content.length} characters to save room; read the file again if you need it]` };
-    } else if (m.role === "assistant" && m.toolCalls !== undefined) {
-      const toolCalls = m.toolCalls.map((c) => (c.arguments.length > ELIDED_AFTER_CHARS ? { ...c, arguments: JSON.stringify({ elided: `${c.arguments.length} characters` }) } : c));
-      messages[i] = { ...m, toolCalls };
+    } else if (m.role === "assistant") {
+      const toolCalls = m.toolCalls?.map((c) => (c.arguments.length > ELIDED_AFTER_CHARS ? { ...c, arguments: JSON.stringify({ elided: `${c.arguments.length} characters` }) } : c));
+      const content = m.content.length > ELIDED_AFTER_CHARS ? `[elided ${m.content.length} characters of your earlier reply]` : m.content;
+      messages[i] = toolCalls === undefined ? { role: "assistant", content } : { role: "assistant", content, toolCalls };
     }
     total -= before - size(messages[i] ?? m);
   }
@@ -123,10 +133,6 @@ function compact(messages: LlmMessage[], maxChars: number): void {
 
 function size(m: LlmMessage): number {
   return m.content.length + (m.role === "assistant" ? (m.toolCalls ?? []).reduce((n, c) => n + c.arguments.length, 0) : 0);
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters cut)`;
 }
 
 /** The contract's LlmError code, or "" for anything else. */

@@ -24,9 +24,27 @@ export function toolUserPrompt(request: ImproveRequest, paths: readonly string[]
   return parts.join("\n\n");
 }
 
-/** When the model answered without calling a tool. */
-export function noToolPrompt(cutAtLimit: boolean): string {
-  return cutAtLimit
-    ? "Your reply was cut at the token limit. Work in smaller steps: one change at a time with replace_in_file, and short text."
-    : "Use the tools to make your change, then call finish with a one-line summary.";
+/** When a reply carried nothing to run and no edit: the nudge, told why when the reply was cut or empty. */
+export function nothingToRunPrompt(cut: string | null, empty: boolean, problems: readonly string[]): string {
+  const why = problems.length > 0 ? ` (${problems.slice(0, 3).join("; ")})` : "";
+  if (cut !== null && empty) return "Your reply stopped at the token limit before it said anything (a long thought uses the limit up). Answer at once, shortly: one tool call.";
+  if (cut !== null) return `Your reply was cut at the token limit${why}. Work in smaller steps: one change at a time with replace_in_file, and short text.`;
+  return `Nothing in your reply could be run or applied${why}. Use the tools to make your change, then call finish with a one-line summary.`;
+}
+
+/** The results of calls written in the reply's text, sent back as one user message (they have no call ids). */
+export function textCallResults(format: string, results: readonly { name: string; text: string }[]): string {
+  const lines = results.map((r, i) => `[${i + 1}] ${r.name} →\n${r.text}`);
+  return `Your reply wrote ${results.length} tool call(s) in its text (${format}); they were run in order:\n\n${lines.join("\n\n")}`;
+}
+
+/** Told beside a call's result when its arguments needed repairs, so the model can send strict JSON next time. */
+export function repairNote(repairs: readonly string[]): string {
+  return `\n(note: your arguments were not strict JSON — ${repairs.join(", ")} — and were read as the JSON above intends; please send strict JSON)`;
+}
+
+/** When edits written in the text did not all apply. */
+export function textEditPrompt(applied: readonly string[], failed: readonly string[]): string {
+  const head = applied.length > 0 ? `Applied your edits to ${applied.join(", ")}.` : "None of the edits in your reply applied.";
+  return `${head}\n${failed.map((f) => `- ${f}`).join("\n")}\nFix these (replace_in_file, or corrected SEARCH/REPLACE blocks against the current text), then call finish.`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BudgetLedger, DEFAULT_RETRY_POLICY, costUsd, priceFor } from "../../harness/src/llm/index.js";
+import { BudgetLedger, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_POLICY, costUsd, priceFor } from "../../harness/src/llm/index.js";
 import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from "../../harness/src/llm/retry-policy.js";
 
 describe("prices", () => {
@@ -21,9 +21,12 @@ describe("retry policy", () => {
     expect(backoffDelayMs(1, policy, () => 1)).toBe(100);
     expect(backoffDelayMs(3, policy, () => 1)).toBe(400);
     expect(backoffDelayMs(10, policy, () => 1)).toBe(1_000);
-    // A server's retry-after wins when longer, but never beyond the cap.
+    // A server's retry-after wins when longer, past the backoff cap (a 429 retried sooner is
+    // refused again), but never beyond the retry-after cap (60 s unless the policy says).
     expect(backoffDelayMs(1, policy, () => 0, 600)).toBe(600);
-    expect(backoffDelayMs(1, policy, () => 0, 60_000)).toBe(1_000);
+    expect(backoffDelayMs(1, policy, () => 0, 5_000)).toBe(5_000);
+    expect(backoffDelayMs(1, policy, () => 0, 600_000)).toBe(DEFAULT_MAX_RETRY_AFTER_MS);
+    expect(backoffDelayMs(1, { ...policy, maxRetryAfterMs: 2_000 }, () => 0, 60_000)).toBe(2_000);
     expect(DEFAULT_RETRY_POLICY.maxAttempts).toBeGreaterThan(1);
   });
 

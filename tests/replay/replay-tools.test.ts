@@ -72,7 +72,7 @@ describe("evolve replay of a tool-calling lineage", { timeout: 300_000 }, () => 
   it("records tool calls and results, and reproduces the lineage from the recorded answers", async () => {
     const children = generations.filter((g) => g.parent !== null);
     expect(children.map((g) => g.status.kind)).toEqual(["valid", "valid"]);
-    for (const child of children) expect(child.summary).toMatch(/^llm-tools: stricter validation: one more check on \[edited task\/email-validation\.ts; 2 turns\]$/);
+    for (const child of children) expect(child.summary).toMatch(/^llm-tools: stricter validation: one more check on \[edited task\/email-validation\.ts; format: native tool calls ×2; 2 turns\]$/);
 
     const transcript = await readTranscript(runDir, children[0]!.id);
     expect(transcript.problems).toEqual([]);

@@ -89,7 +89,8 @@ describe("seed meta agent, tool loop", () => {
     expect(first.get("call_0_1")).toMatch(/\n\d+\|\s+iterations: 400,/);
     const second = toolResults(requests[2]);
     expect(second.get("call_1_0")).toMatch(/^error: unknown tool "run_tests"; the tools are list_files, read_file, replace_in_file, write_file, finish$/);
-    expect(second.get("call_1_1")).toMatch(/^error: the arguments are not valid JSON \(.+\); send the call again with a JSON object$/);
+    // Arguments that end before their JSON closes are a cut call: never run, and the model is told so.
+    expect(second.get("call_1_1")).toMatch(/^error: the call to replace_in_file was cut off before its arguments closed .*Send a smaller call/);
     expect(second.get("call_1_2")).toBe("replaced task/circle-packing.ts");
     // The assistant turn went back with its text and its three calls.
     const assistant = (requests[2]?.body?.messages ?? []).find((m) => m.role === "assistant" && m["tool_calls"] !== undefined && String(m.content).startsWith("More"));
@@ -97,7 +98,7 @@ describe("seed meta agent, tool loop", () => {
 
     expect(tree.get("task/circle-packing.ts")).toContain(iterations.replace(/\d+/, "800"));
     expect(report).toEqual({
-      summary: "llm-tools: more relaxation iterations so circles settle denser [edited task/circle-packing.ts; 3 turns]",
+      summary: "llm-tools: more relaxation iterations so circles settle denser [edited task/circle-packing.ts; format: native tool calls ×3; refused: cut call; 3 turns]",
       changedFiles: ["task/circle-packing.ts"],
     });
     expect(await compileTree(validator, takeTo, `${takeTo}-build`, SEED_DIR)).toBeNull();
@@ -127,11 +128,11 @@ describe("seed meta agent, tool loop", () => {
     const requests = server.chatRequests();
     expect(requests).toHaveLength(4);
     expect(requests[1]?.body?.messages?.at(-1)).toMatchObject({ role: "user", content: expect.stringContaining("cut at the token limit") });
-    expect(toolResults(requests[2]).get("call_1_0")).toMatch(/^error: the arguments are not valid JSON/);
+    expect(toolResults(requests[2]).get("call_1_0")).toMatch(/^error: the call to write_file was cut off before its arguments closed/);
     const text = tree.get("task/circle-packing.ts");
     expect(text).toContain(iterations.replace(/\d+/, "600"));
     expect(text).toContain(step.replace(/[\d.]+,/, "0.003,"));
-    expect(report.summary).toBe("llm-tools: unfinished [edited task/circle-packing.ts; no finish within 4 turns; 4 turns]");
+    expect(report.summary).toBe("llm-tools: unfinished [edited task/circle-packing.ts; no finish within 4 turns; format: prose (no call, no edit), native tool calls ×3; refused: cut call; 4 turns]");
   });
 
   it("stops when the generation's token budget is spent and keeps what it had", async () => {
@@ -195,7 +196,7 @@ export const improve: ImproveFn = async (request, ctx) => {
 
     expect(tree.get("task/circle-packing.ts")).toContain(to("800"));
     expect(report.summary).toBe(
-      "llm-tools: tuned the iteration count by evaluation [edited task/circle-packing.ts; best evaluated draft 0.9 (evaluation 1 of 2), restored; 5 turns]",
+      "llm-tools: tuned the iteration count by evaluation [edited task/circle-packing.ts; best evaluated draft 0.9 (evaluation 1 of 2), restored; format: native tool calls ×5; 5 turns]",
     );
   });
 });

@@ -17,10 +17,17 @@
  *
  * When a list script runs out the server answers 400 "scripted server: script exhausted"
  * (a non-retryable status, so a test fails with a clear reason instead of retrying).
+ *
+ * The harness probes a model when a run starts (harness/src/llm/model-probe.ts). By default
+ * the server answers those requests itself, as a well-behaved tool-calling model, without
+ * taking script steps (they are in `requests` and `probeRequests()`, not `chatRequests()`);
+ * `{ probes: "script" }` hands them to the script like any other (the model zoo does, so
+ * the probe meets each persona's habits).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { z } from "zod";
+import { PROBE_MARKER } from "../../harness/src/llm/index.js";
 
 /** A tool call in a scripted reply, as the model writes it. */
 export interface ScriptedToolCall {
@@ -47,6 +54,9 @@ export interface ScriptedCompletion {
   finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
   /** Wait this long before answering (for per-call timeout tests). */
   delayMs?: number;
+  /** A reasoning model's thoughts, sent beside the content (vLLM's `reasoning_content`, or `reasoning`). */
+  reasoning?: string;
+  reasoningField?: "reasoning_content" | "reasoning";
 }
 
 /** An HTTP error status with an OpenAI-shaped error body. */
@@ -77,8 +87,10 @@ export interface RecordedRequest {
   rawBody: string;
   /** The parsed JSON body, or null when it was not JSON. */
   body: ChatCompletionBody | null;
-  /** 0-based index among chat completion requests. */
+  /** 0-based index among chat completion requests (null for other paths, and for probes the server answered itself). */
   chatIndex: number | null;
+  /** A request of the harness's model probe. */
+  probe: boolean;
 }
 
 export const ChatCompletionBody = z
@@ -103,15 +115,17 @@ export interface ScriptedOpenAIServer {
   readonly baseURL: string;
   /** Every request received, in arrival order (chat and others). */
   readonly requests: RecordedRequest[];
-  /** Only the chat completion requests. */
+  /** Only the chat completion requests the script answered. */
   chatRequests(): RecordedRequest[];
+  /** The requests of the harness's model probe. */
+  probeRequests(): RecordedRequest[];
   close(): Promise<void>;
 }
 
 const MODELS = ["scripted-model", "gpt-4o-mini"];
 
 /** Starts the server on 127.0.0.1 at a free port. */
-export async function startScriptedOpenAIServer(script: Script, options: { models?: string[] } = {}): Promise<ScriptedOpenAIServer> {
+export async function startScriptedOpenAIServer(script: Script, options: { models?: string[]; probes?: "answer" | "script" } = {}): Promise<ScriptedOpenAIServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -142,15 +156,23 @@ export async function startScriptedOpenAIServer(script: Script, options: { model
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
     }
     const isChat = req.method === "POST" && path === "/v1/chat/completions";
+    const body = parseBody(rawBody);
+    const probe = isChat && isProbe(body);
+    const answeredHere = probe && options.probes !== "script";
     const recorded: RecordedRequest = {
       method: req.method ?? "",
       path,
       headers,
       rawBody,
-      body: parseBody(rawBody),
-      chatIndex: isChat ? chatCount : null,
+      body,
+      chatIndex: isChat && !answeredHere ? chatCount : null,
+      probe,
     };
     requests.push(recorded);
+    if (answeredHere) {
+      respond(res, probeAnswer(body), recorded);
+      return;
+    }
 
     if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, { object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "scripted" })) });
@@ -193,6 +215,7 @@ export async function startScriptedOpenAIServer(script: Script, options: { model
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     chatRequests: () => requests.filter((r) => r.chatIndex !== null),
+    probeRequests: () => requests.filter((r) => r.probe),
     close: async () => {
       for (const t of timers) clearTimeout(t);
       timers.clear();
@@ -223,9 +246,10 @@ function respond(res: ServerResponse, reply: ScriptedReply, recorded: RecordedRe
         type: "function",
         function: { name: call.name, arguments: call.arguments },
       }));
-      const completionChars = (reply.content ?? "").length + toolCalls.reduce((n, c) => n + c.function.name.length + JSON.stringify(c.function.arguments).length, 0);
+      const completionChars = (reply.content ?? "").length + (reply.reasoning ?? "").length + toolCalls.reduce((n, c) => n + c.function.name.length + JSON.stringify(c.function.arguments).length, 0);
       const completionTokens = reply.completionTokens ?? Math.max(1, Math.ceil(completionChars / 4));
       const message: Record<string, unknown> = { role: "assistant", content: reply.content, refusal: null };
+      if (reply.reasoning !== undefined) message[reply.reasoningField ?? "reasoning_content"] = reply.reasoning;
       if (toolCalls.length > 0) message["tool_calls"] = toolCalls;
       const body: Record<string, unknown> = {
         id: `chatcmpl-scripted-${recorded.chatIndex ?? 0}`,
@@ -248,6 +272,19 @@ function respond(res: ServerResponse, reply: ScriptedReply, recorded: RecordedRe
       return;
     }
   }
+}
+
+/** True for a request of the harness's model probe (its system message starts with the marker). */
+export function isProbe(body: ChatCompletionBody | null): boolean {
+  const first = body?.messages?.[0]?.content;
+  return typeof first === "string" && first.startsWith(PROBE_MARKER);
+}
+
+/** What a well-behaved tool-calling model answers a probe: the tool it is asked for, or the word. */
+function probeAnswer(body: ChatCompletionBody | null): ScriptedCompletion {
+  const tool = body?.tools?.[0]?.function.name;
+  const usage = { promptTokens: 20, completionTokens: 5 };
+  return tool === undefined ? { content: "ready", ...usage } : { content: null, toolCalls: [{ name: tool, arguments: '{"word":"ready"}' }], ...usage };
 }
 
 function errorBody(message: string, status: number): unknown {

@@ -1,6 +1,6 @@
 /** run.json: the configuration and state of one run, rewritten atomically as it changes. */
 import { z } from "zod";
-import { Runtime } from "../kernel/index.js";
+import { ModelProbe, Runtime } from "../kernel/index.js";
 import { RngState } from "../selection/index.js";
 import { SelectionStrategyName } from "../selection/index.js";
 import { RunPolicy } from "../supervision/index.js";
@@ -97,6 +97,12 @@ const RunRecordShape = z.object({
   from: RunOrigin.optional(),
   /** `--policy`: protected paths and approval rules; absent: none (every valid child is a parent). */
   policy: RunPolicy.optional(),
+  /**
+   * The model probe made when the run started (an LLM run whose endpoint is the environment's):
+   * how the endpoint answers, the mode every meta agent of the run is told (ImproveRequest.llm),
+   * and its cost, which counts against the run budget. Absent otherwise, and in older runs.
+   */
+  llmProbe: ModelProbe.optional(),
   status: RunStatus,
   /** The selection RNG after the last selection; null before the first. */
   rng: RngState.nullable(),

@@ -151,6 +151,13 @@ declare module "@evolve/contract" {
     };
     /** From the seed to the parent, oldest first. */
     lineage: LineageStep[];
+    /**
+     * What the harness learnt of the model when the run started (its probe; `evolve doctor
+     * --model` shows the same): mode "tools" when the endpoint takes tool calls (native, or
+     * written in the text), "text" when it refuses tools or the model ignores them, and why.
+     * Absent offline, and when the run was not probed.
+     */
+    llm?: { model: string; mode: "tools" | "text"; reason: string };
     budget: {
       /** Tokens the meta agent may still spend in this generation; null when unlimited. */
       llmTokens: number | null;

@@ -13,7 +13,7 @@ import { BudgetLedger, type BudgetLimits, type Reservation } from "./budget-ledg
 import type { LlmCompletionRequest, LlmFailureKind, LlmPort } from "./llm-port.js";
 import { costUsd, type TokenPrice } from "./pricing.js";
 import { redactAll } from "./secret.js";
-import { ToolTranscriptEntry, type LlmTranscriptEntry, type TranscriptEntry } from "./transcript.js";
+import { MAX_REASONING_CHARS, ToolTranscriptEntry, type LlmTranscriptEntry, type TranscriptEntry } from "./transcript.js";
 
 /** The fewest completion tokens worth sending a call for; budgets shrink maxTokens down to this. */
 export const MIN_COMPLETION_TOKENS = 256;
@@ -36,6 +36,8 @@ export interface LlmBrokerOptions {
   maxWaiting?: number;
   /** Values scrubbed from anything recorded or returned (the API key, as a second line of defence). */
   secrets?: readonly string[];
+  /** Epoch ms the generation ends: no retry starts past it (a retry-after beyond it fails the call at once). */
+  deadline?: number;
   now?: () => number;
 }
 
@@ -67,6 +69,7 @@ export class LlmBroker {
   readonly #caps: RequestCaps;
   readonly #secrets: readonly string[];
   readonly #now: () => number;
+  readonly #deadline: number | undefined;
   readonly #entries: TranscriptEntry[] = [];
   readonly #abort = new AbortController();
   readonly #maxConcurrent: number;
@@ -89,6 +92,7 @@ export class LlmBroker {
     this.#caps = options.caps ?? DEFAULT_REQUEST_CAPS;
     this.#secrets = options.secrets ?? [];
     this.#now = options.now ?? Date.now;
+    this.#deadline = options.deadline;
     this.#maxConcurrent = Math.max(1, options.maxConcurrent ?? 4);
     this.#maxWaiting = Math.max(0, options.maxWaiting ?? 32);
   }
@@ -120,7 +124,7 @@ export class LlmBroker {
     if (!fit.ok) return this.#refuse(at, "refused", parsed, "budget_exhausted", fit.message);
 
     const request = sentRequest(parsed, fit.maxTokens);
-    const result = await port.complete(request, { signal: this.#abort.signal });
+    const result = await port.complete(request, { signal: this.#abort.signal, ...(this.#deadline === undefined ? {} : { deadline: this.#deadline }) });
     if (!result.ok) {
       for (const r of fit.reservations) r.ledger.settle(r.reservation, 0, 0);
       const error = this.#clean(result.error);
@@ -142,13 +146,14 @@ export class LlmBroker {
       at,
       outcome: "ok",
       request,
-      response: { content: response.content, toolCalls: response.toolCalls, finishReason: response.finishReason, model: completion.model },
+      response: { content: response.content, toolCalls: response.toolCalls, finishReason: response.finishReason, model: completion.model, ...keptReasoning(completion.reasoning) },
       error: null,
       code: null,
       failureKind: null,
       promptTokens: completion.promptTokens,
       completionTokens: completion.completionTokens,
       usageEstimated: completion.usageEstimated,
+      ...(completion.reasoningTokens === undefined ? {} : { reasoningTokens: completion.reasoningTokens }),
       costUsd: cost,
       latencyMs: result.latencyMs,
       attempts: result.attempts,
@@ -301,6 +306,12 @@ export class LlmBroker {
 function sentRequest(parsed: ParsedAgentRequest, maxTokens: number): LlmCompletionRequest {
   const { totalChars: _, ...request } = parsed;
   return { ...request, maxTokens };
+}
+
+/** The reasoning to record, capped (it can be far longer than the answer). */
+function keptReasoning(reasoning: string | undefined): { reasoning?: string } {
+  if (reasoning === undefined) return {};
+  return { reasoning: reasoning.length <= MAX_REASONING_CHARS ? reasoning : `${reasoning.slice(0, MAX_REASONING_CHARS)}… [${reasoning.length - MAX_REASONING_CHARS} more characters cut]` };
 }
 
 function describeLeft(left: { tokens: number | null; usd: number | null }): string {

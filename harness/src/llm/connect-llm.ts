@@ -21,6 +21,8 @@ export function createGenerationBroker(options: {
   generationLimits: BudgetLimits;
   port?: LlmPort | null;
   caps?: RequestCaps;
+  /** Epoch ms the generation ends (no LLM retry starts past it). */
+  deadline?: number;
 }): LlmBroker {
   const { setup } = options;
   const port = options.port === undefined ? createLlmPort(setup) : options.port;
@@ -33,5 +35,6 @@ export function createGenerationBroker(options: {
     runLedger: options.runLedger,
     secrets,
     ...(options.caps === undefined ? {} : { caps: options.caps }),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
   });
 }

@@ -20,12 +20,13 @@ export { resolveLlmSetup, LlmOptions, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS } from "
 export type { LlmSetup } from "./llm-config.js";
 export { LlmFailureKind } from "./llm-port.js";
 export type { ChatMessage, LlmCompletion, LlmCompletionRequest, LlmPort, LlmResult, LlmCallOptions } from "./llm-port.js";
-export { createOpenAiPort } from "./openai-port.js";
+export { createOpenAiPort, MAX_REPLY_CHARS, MAX_REPLY_TOOL_CALLS } from "./openai-port.js";
 export type { OpenAiPortDeps } from "./openai-port.js";
 export { TokenPrice, priceFor, costUsd } from "./pricing.js";
 export { createReplayPort } from "./replay-port.js";
 export type { ReplayPort } from "./replay-port.js";
-export { RetryPolicy, DEFAULT_RETRY_POLICY } from "./retry-policy.js";
+export { RetryPolicy, DEFAULT_RETRY_POLICY, DEFAULT_MAX_RETRY_AFTER_MS } from "./retry-policy.js";
+export { probeModel, skippedProbe, describeProbe, textCallFormat, PROBE_MARKER, PROBE_TOOL, PROBE_WORST_TOKENS } from "./model-probe.js";
 export { Secret } from "./secret.js";
 export { estimateTokens, estimatePromptTokens, requestChars } from "./token-estimate.js";
 export {
@@ -33,6 +34,7 @@ export {
   LlmTranscriptEntry,
   ToolTranscriptEntry,
   TRANSCRIPT_SCHEMA_VERSION,
+  MAX_REASONING_CHARS,
   serializeTranscript,
   parseTranscript,
 } from "./transcript.js";

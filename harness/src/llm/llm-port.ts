@@ -17,6 +17,10 @@ export type LlmCompletion = WireLlmResponse & {
   usageEstimated: boolean;
   /** The model the endpoint says answered (may differ from the one asked for). */
   model: string;
+  /** A reasoning model's thoughts beside the content (`reasoning_content` or `reasoning`), when sent; never shown to the agent. */
+  reasoning?: string;
+  /** Tokens the endpoint says went to reasoning (inside completionTokens), or a chars/4 estimate of `reasoning`. */
+  reasoningTokens?: number;
 };
 
 /** Why a port gave no completion; tools_unsupported: the endpoint answered HTTP 400 to a request that carried tools. */
@@ -38,6 +42,8 @@ export type LlmResult =
 
 export interface LlmCallOptions {
   signal?: AbortSignal;
+  /** Epoch ms after which no retry is started (a retry-after past it fails the call at once, saying so). */
+  deadline?: number;
 }
 
 /** A chat model the broker can call. */

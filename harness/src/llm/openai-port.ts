@@ -9,7 +9,7 @@ import { z } from "zod";
 import { finishReasonOf, type WireLlmMessage, type WireLlmToolCall, type WireLlmToolChoice } from "../kernel/index.js";
 import type { LlmSetup } from "./llm-config.js";
 import type { LlmCallOptions, LlmCompletion, LlmCompletionRequest, LlmFailureKind, LlmPort, LlmResult } from "./llm-port.js";
-import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from "./retry-policy.js";
+import { backoffDelayMs, isRetryableStatus, parseRetryAfter, retryAfterCap, type RetryPolicy } from "./retry-policy.js";
 import { redactAll } from "./secret.js";
 import { capText } from "../text/index.js";
 import { estimatePromptTokens, estimateTokens } from "./token-estimate.js";
@@ -49,14 +49,27 @@ const ChatResponse = z
       .array(
         z
           .object({
-            message: z.object({ content: z.string().nullable().optional(), tool_calls: z.array(ToolCallShape).nullable().optional() }).loose(),
+            message: z
+              .object({
+                content: z.string().nullable().optional(),
+                tool_calls: z.array(ToolCallShape).nullable().optional(),
+                // Reasoning models' thoughts: vLLM's and DeepSeek's `reasoning_content`, vLLM's newer and
+                // OpenRouter's `reasoning` (https://docs.vllm.ai/en/stable/features/reasoning_outputs/).
+                reasoning_content: z.unknown().optional(),
+                reasoning: z.unknown().optional(),
+              })
+              .loose(),
             finish_reason: z.string().nullable().optional(),
           })
           .loose(),
       )
       .min(1),
     usage: z
-      .object({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() })
+      .object({
+        prompt_tokens: z.number().int().nonnegative(),
+        completion_tokens: z.number().int().nonnegative(),
+        completion_tokens_details: z.object({ reasoning_tokens: z.number().int().nonnegative().optional() }).loose().nullable().optional(),
+      })
       .loose()
       .nullable()
       .optional(),
@@ -127,22 +140,61 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
         const attempt = await attemptOnce(request, signal);
         if (attempt.ok) return { ok: true, completion: attempt.completion, attempts, latencyMs: now() - started };
         const last = attempts >= setup.retry.maxAttempts || !attempt.retryable || signal?.aborted === true;
-        if (!last) {
+        const delay = backoffDelayMs(attempts, setup.retry, random, attempt.retryAfterMs);
+        const why = last ? null : waitRefusal(attempt.retryAfterMs, delay, now(), setup.retry, options.deadline);
+        if (!last && why === null) {
           try {
-            await sleep(backoffDelayMs(attempts, setup.retry, random, attempt.retryAfterMs), signal);
+            await sleep(delay, signal);
             continue;
           } catch {
             return { ok: false, kind: "aborted", error: "LLM call aborted", status: null, attempts, latencyMs: now() - started };
           }
         }
-        const error = `LLM call failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${attempt.error}`;
+        const error = `LLM call failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${attempt.error}${why === null ? "" : `; ${why}`}`;
         return { ok: false, kind: attempt.kind, error, status: attempt.status, attempts, latencyMs: now() - started };
       }
     },
   };
 }
 
+/** Why the wait before a retry is not worth starting (a retry-after too long, or past the deadline); null when it is. */
+function waitRefusal(retryAfterMs: number | null, delay: number, now: number, policy: RetryPolicy, deadline: number | undefined): string | null {
+  if (retryAfterMs !== null && retryAfterMs > retryAfterCap(policy)) {
+    return `the endpoint asks to retry after ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${Math.round(retryAfterCap(policy) / 1000)} s evolve waits`;
+  }
+  if (deadline !== undefined && now + delay > deadline) {
+    return `${retryAfterMs !== null ? `the endpoint asks to retry after ${Math.ceil(retryAfterMs / 1000)} s` : `the next retry (in ${Math.ceil(delay / 1000)} s)`}, past this call's deadline`;
+  }
+  return null;
+}
+
+/**
+ * One reply's size at most: its text, reasoning and call arguments together (a reply of 4,096
+ * tokens is some 30,000 characters; reasoning models write more, never this much), and its
+ * calls. Past them the reply is refused, never forwarded to the agent or recorded whole: the
+ * endpoint is the user's, but still a network peer.
+ */
+export const MAX_REPLY_CHARS = 1_048_576;
+export const MAX_REPLY_TOOL_CALLS = 128;
+
+/** Why a reply is too big to take, checked before it is parsed (a million calls must not be walked by the schema); null when it is not. */
+function oversized(raw: unknown): string | null {
+  const choices = typeof raw === "object" && raw !== null ? (raw as { choices?: unknown }).choices : undefined;
+  const message = Array.isArray(choices) ? (choices[0] as { message?: unknown } | undefined)?.message : undefined;
+  if (typeof message !== "object" || message === null) return null;
+  const { content, tool_calls: calls, reasoning_content: thought, reasoning } = message as Record<string, unknown>;
+  if (Array.isArray(calls) && calls.length > MAX_REPLY_TOOL_CALLS) return `endpoint returned ${calls.length} tool calls in one reply (at most ${MAX_REPLY_TOOL_CALLS} are taken)`;
+  let chars = [content, thought, reasoning].reduce<number>((n, v) => n + (typeof v === "string" ? v.length : 0), 0);
+  for (const call of Array.isArray(calls) ? calls : []) {
+    const args = (call as { function?: { arguments?: unknown } } | null)?.function?.arguments;
+    chars += typeof args === "string" ? args.length : 0;
+  }
+  return chars > MAX_REPLY_CHARS ? `endpoint returned ${chars} characters in one reply (at most ${MAX_REPLY_CHARS} are taken)` : null;
+}
+
 function toCompletion(raw: unknown, request: LlmCompletionRequest, model: string, clean: (s: string) => string): Attempt {
+  const tooBig = oversized(raw);
+  if (tooBig !== null) return badResponse(tooBig);
   const parsed = ChatResponse.safeParse(raw);
   if (!parsed.success) {
     return badResponse(clean(`endpoint returned an unexpected response: ${z.prettifyError(parsed.error)}`));
@@ -153,12 +205,15 @@ function toCompletion(raw: unknown, request: LlmCompletionRequest, model: string
     const args = call.function.arguments;
     return [{ id: call.id ?? `call_${i}`, name: call.function.name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) }];
   });
-  const content = choice?.message.content ?? (toolCalls.length > 0 ? "" : undefined);
+  const reasoning = reasoningOf(choice?.message);
+  // A reasoning model that thought its whole budget away answers with no content: that is an (empty) answer.
+  const content = choice?.message.content ?? (toolCalls.length > 0 || reasoning !== null ? "" : undefined);
   if (typeof content !== "string") {
     return badResponse(`endpoint returned no text content and no tool call (finish_reason ${String(choice?.finish_reason ?? null)})`);
   }
   const usage = parsed.data.usage;
-  const completionChars = content + toolCalls.map((c) => c.name + c.arguments).join("");
+  const completionChars = content + (reasoning ?? "") + toolCalls.map((c) => c.name + c.arguments).join("");
+  const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens ?? (reasoning === null ? undefined : estimateTokens(reasoning));
   return {
     ok: true,
     completion: {
@@ -169,8 +224,16 @@ function toCompletion(raw: unknown, request: LlmCompletionRequest, model: string
       completionTokens: usage?.completion_tokens ?? estimateTokens(completionChars),
       usageEstimated: usage === undefined || usage === null,
       model: parsed.data.model ?? model,
+      ...(reasoning === null ? {} : { reasoning }),
+      ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
     },
   };
+}
+
+/** The reasoning text beside the content, under either name; null when there is none. */
+function reasoningOf(message: { reasoning_content?: unknown; reasoning?: unknown } | undefined): string | null {
+  const value = message?.reasoning_content ?? message?.reasoning;
+  return typeof value === "string" && value !== "" ? value : null;
 }
 
 // The wire's camelCase shapes as the Chat Completions API spells them.

@@ -16,12 +16,20 @@ export const TRANSCRIPT_SCHEMA_VERSION = 2;
 /** The request as sent: maxTokens after clamping. */
 const SentRequest = WireLlmRequestFields.extend({ maxTokens: z.number() });
 
-/** The answer as the agent got it, and the model that gave it (version 1 lines have no tool calls and a raw finish reason). */
+/** Characters of a reply's reasoning kept in the transcript at most (a reasoning model can think at length). */
+export const MAX_REASONING_CHARS = 65_536;
+
+/**
+ * The answer as the agent got it, and the model that gave it (version 1 lines have no tool
+ * calls and a raw finish reason); `reasoning`, when the endpoint sent any, is kept here (capped)
+ * though the agent never sees it, so a reply that thought its budget away is not an empty line.
+ */
 const RecordedResponse = z.object({
   content: WireLlmResponse.shape.content,
   toolCalls: WireLlmResponse.shape.toolCalls.default([]),
   finishReason: z.preprocess(finishReasonOf, WireLlmResponse.shape.finishReason),
   model: z.string(),
+  reasoning: z.string().max(MAX_REASONING_CHARS + 100).optional(),
 });
 
 export const LlmTranscriptEntry = z.object({
@@ -43,6 +51,8 @@ export const LlmTranscriptEntry = z.object({
   completionTokens: z.number().int().nonnegative(),
   /** The endpoint gave no usage; the counts are chars/4 estimates. */
   usageEstimated: z.boolean(),
+  /** Of completionTokens, those that went to reasoning (the endpoint's count, or a chars/4 estimate); absent when none. */
+  reasoningTokens: z.number().int().nonnegative().optional(),
   /** Null when the model's price is unknown. */
   costUsd: z.number().nonnegative().nullable(),
   latencyMs: z.number().nonnegative(),

@@ -3,8 +3,7 @@ import { EvolveError } from "../../kernel/index.js";
 import type { SandboxEngine } from "../../../../sandbox/src/index.js";
 import type { CliCommand } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
-
-type Check = { name: string; ok: boolean | null; detail: string; fix?: string };
+import type { DoctorCheck as Check } from "../model-check.js";
 
 const GVISOR_FIX = "optional: install gVisor (Debian: apt-get install runsc) and register it in the engine's daemon.json with runtimeArgs --network=none --platform=ptrace";
 
@@ -48,10 +47,13 @@ async function engineChecks(engine: SandboxEngine, out: (line: string) => void):
 export const doctor: CliCommand = {
   name: "doctor",
   summary: "check the Docker engines (version, runtimes, architecture, slots, runtime image) and the LLM configuration",
-  help: `usage: evolve doctor [--engine SPEC ...]
+  help: `usage: evolve doctor [--engine SPEC ...] [--model NAME]
   Builds the runtime image on every engine where it is missing or out of date (a few seconds, offline).
+  --model NAME          probe the model at OPENAI_BASE_URL with a few tiny requests: does it answer, take tools
+                        (native, written in the text, refused), tool_choice values, JSON arguments; and say which
+                        mode the seed meta agent will use and why (README "Bring your own model")
 ${ENGINE_HELP}`,
-  options: { ...ENGINE_OPTIONS },
+  options: { ...ENGINE_OPTIONS, model: { type: "string" } },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values, out }) {
     const { resolveLlmSetup } = await import("../../llm/index.js");
@@ -71,7 +73,7 @@ ${ENGINE_HELP}`,
       }
     }
     try {
-      const llm = resolveLlmSetup(process.env);
+      const llm = resolveLlmSetup(process.env, typeof values["model"] === "string" ? { model: values["model"] } : {});
       checks.push(
         llm.available
           ? { name: "llm", ok: true, detail: `model ${llm.model} at ${llm.baseURL ?? "api.openai.com"}, key ${llm.apiKey ? "set (not shown)" : "not set"}` }
@@ -79,6 +81,11 @@ ${ENGINE_HELP}`,
       );
     } catch (error) {
       checks.push({ name: "llm", ok: false, detail: (error as Error).message, fix: "fix OPENAI_BASE_URL / OPENAI_API_KEY" });
+    }
+    if (typeof values["model"] === "string") {
+      const { modelChecks } = await import("../model-check.js");
+      const setup = (() => { try { return resolveLlmSetup(process.env, { model: values["model"] }); } catch { return null; } })();
+      if (setup !== null) checks.push(...(await modelChecks(setup)));
     }
     for (const check of checks) {
       const mark = check.ok === true ? "ok " : check.ok === false ? "FAIL" : "-- ";

@@ -57,6 +57,8 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
       runLedger: new BudgetLedger("run", { tokens: limits.budgetTokens, usd: limits.budgetUsd }, parts.llm.spent),
       generationLimits: { tokens: limits.generationTokens, usd: null },
       ...(parts.llm.port === undefined ? {} : { port: parts.llm.port }),
+      // From run.json, so a resumed or replayed generation is told what the first process was.
+      ...(run.llmProbe === undefined || run.llmProbe.skipped !== null ? {} : { probed: { model: run.llmProbe.model, mode: run.llmProbe.mode, reason: run.llmProbe.reason } }),
     },
     task: parts.task,
     validator: parts.validator,

@@ -1,4 +1,5 @@
 /** What every step of a run shares: wired once per process in start-run.ts / resume.ts. */
+import type { ImproveRequest } from "@evolve/contract";
 import type { RuntimeImage, SandboxEngine, SandboxLabels } from "../../../../sandbox/src/index.js";
 import { EvolveError, type Runtime } from "../../kernel/index.js";
 import type { ArchiveWriter } from "../../archive/index.js";
@@ -27,6 +28,8 @@ export interface LlmSettings {
   generationLimits: BudgetLimits;
   /** Serves calls from elsewhere (replay); the setup's endpoint when absent. */
   port?: LlmPort | null;
+  /** What the run's model probe found, told to every meta agent as ImproveRequest.llm; absent when the run was not probed. */
+  probed?: NonNullable<ImproveRequest["llm"]>;
 }
 
 /** Everything a generation step needs; nothing in it is mutated by a step except through `writer`. */
@@ -67,12 +70,13 @@ export function containerLabels(ctx: Pick<RunContext, "runId" | "sandbox">, gene
 /** What a candidate needs of the run (the pipeline, a test generation, a ctx.evaluate draft): no archive, no ledger, no run seed. */
 export type CandidateContext = Pick<RunContext, "sandbox" | "llm" | "task" | "runId" | "validator" | "evaluationSeed" | "evaluations" | "workRoot" | "signal" | "policy" | "builds" | "checkDeaths">;
 
-/** A broker for one generation's LLM calls: its own limits, charged to the run's ledger. */
-export function generationBroker(ctx: Pick<RunContext, "llm">): LlmBroker {
+/** A broker for one generation's LLM calls: its own limits, charged to the run's ledger; retries wait no later than `deadline`. */
+export function generationBroker(ctx: Pick<RunContext, "llm">, deadline?: number): LlmBroker {
   return createGenerationBroker({
     setup: ctx.llm.setup,
     runLedger: ctx.llm.runLedger,
     generationLimits: ctx.llm.generationLimits,
+    ...(deadline === undefined ? {} : { deadline }),
     ...(ctx.llm.port === undefined ? {} : { port: ctx.llm.port }),
   });
 }

@@ -52,11 +52,11 @@ export interface SelfModifyResult {
 export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModifyResult> {
   const { ctx } = input;
   const started = performance.now();
-  const broker = generationBroker(ctx);
   // The agent's deadline leaves slack for the workspace to be taken out before the kill;
   // ctx.evaluate runs on the agent's time, and the container's clock gets what a call
   // begun just before the deadline can outlast it by (see evaluateSlackMs).
   const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
+  const broker = generationBroker(ctx, deadline);
   const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
   let result: ImproveOutcome;
   try {
@@ -69,7 +69,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
       takeTo: input.takeTo,
       runtime: ctx.sandbox.runtime,
       timeoutMs: ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0),
-      init: { task: ctx.task.manifest.name, seed: input.seed, llmAvailable: ctx.llm.setup.available, deadline, request: toWire(input.request(broker.remainingTokens(), deadline)) },
+      init: { task: ctx.task.manifest.name, seed: input.seed, llmAvailable: ctx.llm.setup.available, deadline, request: toWire(withProbe(input.request(broker.remainingTokens(), deadline), ctx.llm.probed)) },
       onLlm: broker.onLlm,
       onTool: broker.onTool,
       evaluate: drafts.service,
@@ -103,4 +103,9 @@ function judgedOutcome(result: ImproveOutcome): Pick<SelfModifyResult, "summary"
   if (!result.extracted.ok) return { summary, failure: failure("extract", "extraction_refused", oneLine(result.extracted.reason, SUMMARY_CHARS)) };
   if (!parsed.success) return { summary, failure: failure("self_modify", "bad_report", "improve returned no { summary: string } report") };
   return { summary, failure: null };
+}
+
+/** The request with what the run's model probe found (ImproveRequest.llm), when the run was probed. */
+function withProbe(request: ImproveRequest, probed: ImproveRequest["llm"]): ImproveRequest {
+  return probed === undefined ? request : { ...request, llm: probed };
 }

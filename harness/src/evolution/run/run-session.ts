@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { newSessionId, type SandboxEngine } from "../../../../sandbox/src/index.js";
 import { bestGeneration, readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../../archive/index.js";
 import type { Task } from "../../evaluation/index.js";
-import type { LlmPort, LlmSetup } from "../../llm/index.js";
+import { costUsd, type LlmPort, type LlmSetup } from "../../llm/index.js";
 import { createRng, restoreRng } from "../../selection/index.js";
 import type { Validator } from "../../validation/index.js";
 import { hasApprovalRules } from "../../supervision/index.js";
@@ -49,7 +49,9 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   const workRoot = await mkdtemp(join(tmpdir(), "evolve-run-"));
   const contents = await readRun(writer.runDir);
   const records: GenerationRecord[] = [...contents.generations];
-  const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: 0, usd: 0 });
+  // The model probe made when the run started counts against the run budget too.
+  const probe = run.llmProbe?.tokens ?? { prompt: 0, completion: 0 };
+  const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: probe.prompt + probe.completion, usd: costUsd(inputs.llm.setup.price, probe.prompt, probe.completion) ?? 0 });
   const ctx = runContextOf(run, {
     engine,
     image,

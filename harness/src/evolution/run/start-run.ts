@@ -26,6 +26,7 @@ import { resolveLlmSetup, type LlmPort } from "../../llm/index.js";
 import { approvalCleared, readRunPolicy, type RunPolicy } from "../../supervision/index.js";
 import { readRun } from "../../archive/index.js";
 import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../../validation/index.js";
+import { probeForRun, probeLine } from "./model-probe-step.js";
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "../view/index.js";
@@ -92,6 +93,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const swept = await engine.sweep();
   if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
 
+  const llmProbe = await probeForRun(llmSetup, io.port, options.budgetTokens, io.signal);
   const now = new Date().toISOString();
   const record: RunRecord = {
     schemaVersion: RUN_SCHEMA_VERSION,
@@ -122,6 +124,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     harnessVersion: await harnessVersion(),
     ...(origin === null ? {} : { from: origin.from }),
     ...(policy === null ? {} : { policy }),
+    ...(llmProbe === null ? {} : { llmProbe }),
     status: "running",
     rng: null,
   };
@@ -131,7 +134,8 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     `run ${record.id}: task ${task.manifest.name}, ${arena === undefined ? `${options.generations} generations` : `arena ${describeArena(arena)}`}, ${options.workers} workers, ` +
       `${arena === undefined ? `selection ${options.selection}, ` : ""}${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
       `archive ${writer.runDir}\n` +
-      (policy === null ? "" : `policy: ${describePolicy(policy)}\n`),
+      (policy === null ? "" : `policy: ${describePolicy(policy)}\n`) +
+      (llmProbe === null ? "" : `${probeLine(llmProbe)}\n`),
   );
   return executeRun({
     writer,
