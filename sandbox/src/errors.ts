@@ -17,6 +17,8 @@ export type ErrorCode =
   | "invalid_agent"
   | "invalid_options"
   | "archive_corrupt"
+  /** The archive folder cannot be written: read-only, not a folder, full, or not ours. */
+  | "archive_unwritable"
   | "unknown_run"
   | "unknown_generation"
   | "interrupted"

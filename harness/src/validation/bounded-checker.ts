@@ -77,9 +77,13 @@ export class BoundedChecker {
     if (!this.#closed) void this.#worker().ready.catch(() => undefined);
   }
 
-  /** Stops the worker; later checks are refused. */
-  async close(): Promise<void> {
+  /**
+   * Stops the worker; later checks are refused. A check in progress finishes first, unless
+   * `now` (a command that is giving up: the check fails, and nothing waits for it).
+   */
+  async close(options: { now?: boolean } = {}): Promise<void> {
     this.#closed = true;
+    if (options.now === true) await this.#retire();
     await this.#queue;
     await this.#retire();
   }
@@ -99,8 +103,10 @@ export class BoundedChecker {
       if (stderr.length < 16_384) stderr += chunk.toString("utf8");
     });
     // An idle worker must not keep a finished command alive; a pending check's timer does.
+    // Its stderr pipe is a handle of its own: left referenced, it held every refused run open.
     worker.unref();
     worker.channel?.unref();
+    (worker.stderr as { unref?: () => void } | null)?.unref?.();
     const live: LiveWorker = { worker, ready: Promise.resolve(), waiter: null, phase: "policy", warmHeapMb: 0 };
     const deliver = (end: JobEnd): void => {
       const waiter = live.waiter;
