@@ -15,7 +15,7 @@ import { recordedTaskDir } from "./recorded-task.js";
 import { DEFAULT_ARCHIVE_ROOT } from "./run-options.js";
 import { checkLimitsOf } from "./run-context-of.js";
 import { executeRun } from "./run-session.js";
-import { engineOf, type RunIo } from "./start-run.js";
+import { connectOwned, type RunIo } from "./start-run.js";
 import { StartUp } from "./start-up.js";
 import { plural } from "../text/index.js";
 import type { RunSummary } from "./summary.js";
@@ -37,7 +37,7 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
   // The engines and the check worker are closed on every way out until the run owns them.
   const startUp = new StartUp(io.signal);
   return startUp.guard(async () => {
-    const engine = startUp.own(await startUp.step(engineOf(io, recordedRun.value.config.runtime)), (e) => e.close());
+    const engine = await startUp.step(connectOwned(startUp, io, recordedRun.value.config.runtime));
     // Before opening the archive: a dead process's containers go, and so do its temp folders (open()).
     const swept = await startUp.step(engine.sweep());
     if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);

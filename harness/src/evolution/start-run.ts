@@ -60,6 +60,12 @@ export async function engineOf(io: RunIo, runtime: "runc" | "runsc"): Promise<Sa
   return io.engine({ runtime, warmPoolDefault: DEFAULT_WARM_POOL, onNote: (line) => io.sink.write(`${line}\n`) });
 }
 
+/** The engines as engineOf gives them; closed if the start fails when this process connected them (not when handed in). */
+export function connectOwned(startUp: StartUp, io: RunIo, runtime: "runc" | "runsc"): Promise<SandboxEngine> {
+  const connecting = engineOf(io, runtime);
+  return typeof io.engine === "function" ? startUp.ownLater(connecting, (e) => e.close()) : connecting;
+}
+
 function workersGiven(raw: unknown): boolean {
   return typeof raw === "object" && raw !== null && (raw as { workers?: unknown }).workers !== undefined;
 }
@@ -90,7 +96,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     const validator = startUp.own(createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } }), (v) => v.close({ now: true }));
     validator.warm();
     // The engines connect while the task and agent are checked: an engine that is not there is said at once.
-    const connecting = startUp.ownLater(engineOf(io, options.runtime), (e) => e.close());
+    const connecting = connectOwned(startUp, io, options.runtime);
     const [task, engine] = await startUp.step(Promise.all([preflightRun(taskDir, agentDir, validator), connecting]));
     const arena = options.arena === null ? undefined : arenaSettings(options.arena);
     if (arena !== undefined) preflightArena(task, agentDir);
