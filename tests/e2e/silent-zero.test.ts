@@ -30,6 +30,7 @@ describe("a run that cannot improve says why", () => {
 
     const run = await runEvolve(CHECKOUT_BIN, ["run", "--task", "./word-freq", "--generations", "0", "--workers", "1", "--out", "runs"], work, 400_000);
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/: task word-freq, 0 generations, 1 worker, selection/);
     const said = /g0000 scored 0 on every visible instance it ran \(\d+\), each for the same reason: .*this agent does not know the task "word-freq"\n/;
     expect(run.stdout).toMatch(said);
     expect(run.stdout).toMatch(/ {2}what to do: the offline strategy only tunes the agent's knobs and cannot write a solver: give a model/);

@@ -40,7 +40,7 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
     const engine = await startUp.step(connectOwned(startUp, io, recordedRun.value.config.runtime));
     // Before opening the archive: a dead process's containers go, and so do its temp folders (open()).
     const swept = await startUp.step(engine.sweep());
-    if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
+    if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${plural(swept.containers, "container")} and ${plural(swept.volumes, "volume")} left by dead sessions\n`);
     const writer = await ArchiveWriter.open(runDir);
     const config = writer.run.config;
     const llmSetup = resolveLlmSetup(io.env, config.model === null ? {} : { model: config.model });

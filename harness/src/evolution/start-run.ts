@@ -103,7 +103,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     if (arena !== undefined) options.generations = arena.rounds * arena.codePopulation;
     if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
     const swept = await startUp.step(engine.sweep());
-    if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
+    if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${plural(swept.containers, "container")} and ${plural(swept.volumes, "volume")} left by dead sessions\n`);
     // Built (or found) before the run folder exists: an image that cannot be built records no run.
     await startUp.step(engine.ensureRuntimeImage());
     const record = await runRecordOf({ options, task, agentDir, llmSetup, origin, policy, ...(arena === undefined ? {} : { arena }) });
@@ -206,8 +206,8 @@ function arenaSettings(options: ArenaOptions): ArenaSettings {
 }
 
 function describeArena(arena: ArenaSettings): string {
-  const shape = arena.mode === "duel" ? "duel" : `populations ${arena.codePopulation} code, ${arena.testPopulation} tests, best kept every ${arena.tournamentEvery} rounds`;
-  return `${shape}, ${arena.rounds} rounds, suite cap ${arena.suiteCap}`;
+  const shape = arena.mode === "duel" ? "duel" : `populations ${arena.codePopulation} code, ${arena.testPopulation} tests, best kept every ${plural(arena.tournamentEvery, "round")}`;
+  return `${shape}, ${plural(arena.rounds, "round")}, suite cap ${arena.suiteCap}`;
 }
 
 /** An arena needs the task's oracle and a tester in the agent tree: said before anything starts. */

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { GenerationRecord, RunContents } from "../archive/index.js";
 import { bestGeneration, childrenCounts } from "../archive/index.js";
-import type { InstanceResult } from "../results/index.js";
+import { STAGE_LABELS, type InstanceResult } from "../results/index.js";
 import type { NodeView, PackingView, ReportData } from "./report-view.js";
 import { bestPath, byId, describeApproval, progressSeries } from "./run-summary.js";
 import { approvalState } from "../supervision/index.js";
@@ -84,6 +84,7 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"],
     changed: g.changedFiles.slice(0, 50).map((f) => ({ path: cap(f.path, 200), change: f.change, additions: f.additions, deletions: f.deletions })),
     stages: (g.evaluation?.stages ?? []).map((s) => ({
       stage: s.stage,
+      label: STAGE_LABELS[s.stage],
       score: s.score,
       instances: s.instances.length,
       failed: s.instances.filter((i) => i.error !== null || i.score === 0).length,

@@ -33,7 +33,8 @@ export interface NodeView {
   readonly tokens: { readonly prompt: number; readonly completion: number };
   readonly timings: Record<string, number>;
   readonly changed: { path: string; change: string; additions: number; deletions: number }[];
-  readonly stages: { stage: string; score: number; instances: number; failed: number; durationMs: number }[];
+  /** `label`: the stage as views name it ("stage 2", never "visible": that is the headline score over stages 1 and 2). */
+  readonly stages: { stage: string; label: string; score: number; instances: number; failed: number; durationMs: number }[];
   readonly failures: { id: string; split: string; reason: string }[];
   readonly packing: PackingView | null;
   readonly model: string | null;

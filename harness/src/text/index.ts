@@ -36,8 +36,12 @@ export function plural(count: number, noun: string, many = `${noun}s`): string {
 export function capAtWord(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 1) return "…".slice(0, max);
-  const head = text.slice(0, max - 1);
+  const room = max - 1;
+  const head = text.slice(0, room);
+  // The room ends where a word does: keep all of it.
+  if (/[\s,;:.!?)\]]/.test(text[room] ?? " ")) return `${head.replace(/[\s,;:.-]+$/, "")}…`;
   const space = head.search(/\s\S*$/);
-  const cut = space > max / 2 ? head.slice(0, space) : head;
+  // A word so long that cutting before it would waste most of the room is cut inside.
+  const cut = space >= room / 3 ? head.slice(0, space) : head;
   return `${cut.replace(/[\s,;:.-]+$/, "")}…`;
 }

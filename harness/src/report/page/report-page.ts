@@ -107,7 +107,7 @@ const meta = [
   `status ${run.status || "?"}`,
   `seed ${run.seed === null ? "?" : run.seed}`,
   `selection ${run.selection || "?"}`,
-  `${nodes.length} generations`,
+  `${nodes.length} generation${nodes.length === 1 ? "" : "s"}`,
   `${nodes.filter((n) => !n.valid && n.duplicateOf === null).length} invalid`,
   `${nodes.filter((n) => n.duplicateOf !== null).length} duplicates`,
   ...(nodes.some((n) => n.approval !== null) ? [`${nodes.filter((n) => n.approval === "pending").length} pending approval`] : []),
@@ -409,7 +409,7 @@ function select(id: string): void {
   row(t, "model", n.model === null ? "offline" : n.model);
   const timings = Object.entries(n.timings).map(([k, v]) => `${k} ${ms(v)}`).join(", ");
   row(t, "timings", timings || DASH);
-  for (const s of n.stages) row(t, `eval ${s.stage}`, `${score(s.score)}  ${s.instances} instances, ${s.failed} failed, ${ms(s.durationMs)}`);
+  for (const s of n.stages) row(t, `eval ${s.label}`, `${score(s.score)}  ${s.instances} instance${s.instances === 1 ? "" : "s"}, ${s.failed} failed, ${ms(s.durationMs)}`);
   row(t, "changed", n.changed.length > 0 ? n.changed.map((f) => `${f.path} (${f.change} +${f.additions} \u2212${f.deletions})`).join(", ") : "nothing");
   row(t, "created", n.createdAt);
   d.appendChild(t);
