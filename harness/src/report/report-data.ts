@@ -147,6 +147,7 @@ export function buildReportData(contents: RunContents, patches: ReadonlyMap<stri
       selection: run?.config.arena === undefined ? (run?.config.selection ?? null) : `arena (${run.config.arena.mode}, ${run.config.arena.rounds} rounds)`,
       createdAt: run?.createdAt ?? null,
       from: run?.from === undefined || run === null ? null : `${run.from.run}/${run.from.generation}`,
+      policy: run?.policy !== undefined || contents.generations.some((g) => g.approval !== undefined),
     },
     best: best?.id ?? null,
     bestPath: path,

@@ -74,6 +74,8 @@ export interface ReportData {
     readonly selection: string | null;
     readonly createdAt: string | null;
     readonly from: string | null;
+    /** The run has a run policy (protected paths, approval rules): the tree's approval legend applies. */
+    readonly policy: boolean;
   };
   readonly best: string | null;
   readonly bestPath: string[];
@@ -86,4 +88,4 @@ export interface ReportData {
 /** Element ids in render-html.ts's markup that the page script looks up. */
 export type PageId =
   | "report-data" | "title" | "meta" | "problems" | "chart-svg" | "tree-wrap" | "tree-svg" | "scale-label"
-  | "zoom-in" | "zoom-out" | "goto" | "goto-best" | "details" | "packing" | "diff-label" | "diff";
+  | "zoom-in" | "zoom-out" | "goto" | "goto-best" | "details" | "packing" | "diff-label" | "diff" | "policy-legend";

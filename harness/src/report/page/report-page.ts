@@ -115,6 +115,8 @@ const meta = [
 ];
 if (run.from) meta.push(`branched from ${run.from}`);
 byDomId("meta").textContent = meta.join(" \u00b7 ");
+// The approval marks mean something only under a run policy.
+byDomId("policy-legend").hidden = !run.policy;
 if (data.problems.length > 0) {
   const pr = byDomId("problems");
   pr.appendChild(el("div", `${data.problems.length} unreadable record(s), left out:`));
@@ -144,9 +146,14 @@ for (const root of roots) {
   }
 }
 const treeSvg = svgById("tree-svg");
-let zoom = 1;
 const baseW = PAD * 2 + maxDepth * DX + 60;
 const baseH = PAD * 2 + Math.max(1, nextRow) * DY;
+/** The zoom at which the tree fills its pane's width (a small tree drawn larger, up to 3×; a wide one scrolls). */
+function fitZoom(): number {
+  const room = byDomId("tree-wrap").clientWidth - 4;
+  return room > 0 ? Math.max(1, Math.min(3, room / baseW)) : 1;
+}
+let zoom = fitZoom();
 function applyZoom(): void {
   treeSvg.setAttribute("width", String(Math.round(baseW * zoom)));
   treeSvg.setAttribute("height", String(Math.round(baseH * zoom)));
@@ -242,10 +249,17 @@ function drawChart(): (id: string) => void {
     host.appendChild(t);
   }
   const own = svg("g");
+  // Big enough to see and to click (the whole chart also selects the nearest generation).
+  const dotR = Math.max(2.5, Math.min(5, (W - L - RR) / n / 3));
   s.forEach((p, i) => {
-    if (num(p.own.visible)) own.appendChild(svg("circle", { cx: X(i), cy: Y(p.own.visible), r: 1.6, class: "own" }));
+    if (!num(p.own.visible)) return;
+    const dot = svg("circle", { cx: X(i), cy: Y(p.own.visible), r: dotR, class: "own" });
+    dot.setAttribute("data-id", p.id);
+    const title = svg("title");
+    title.textContent = `${p.id}  visible ${score(p.own.visible)}`;
+    dot.appendChild(title);
+    own.appendChild(dot);
   });
-  host.appendChild(own);
   const line = (get: (p: (typeof s)[number]) => number | null, cls: string): void => {
     let d = "";
     let pen = false;
@@ -266,8 +280,15 @@ function drawChart(): (id: string) => void {
   line((p) => p.best.visible, "s-best-visible");
   const cursor = svg("line", { x1: -10, x2: -10, y1: T, y2: H - B, class: "cursor" });
   host.appendChild(cursor);
+  // Drawn last, so a dot is on top of the lines and gets the click.
+  host.appendChild(own);
   const index = new Map(s.map((p, i) => [p.id, i]));
   host.addEventListener("click", (ev) => {
+    const hit = ev.target instanceof Element ? ev.target.getAttribute("data-id") : null;
+    if (hit !== null && byId.has(hit)) {
+      select(hit);
+      return;
+    }
     const rect = host.getBoundingClientRect();
     const x = (ev.clientX - rect.left) * (W / rect.width);
     const point = s[Math.round(((x - L) / (W - L - RR)) * n)];
