@@ -10,6 +10,7 @@ export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./
 export { DEFAULT_EXTRACT_CAPS, DEFAULT_LIMITS, DEFAULT_WORKSPACE_BYTES, SANDBOX_UID } from "./limits.js";
 export { extractSafely, planExtraction } from "./safe-extract.js";
 export { EvolveError, assertNever } from "./errors.js";
+export { hostPlatform, platformName, runtimeBaseImage, SUGGESTED_BASE_IMAGE } from "./host-platform.js";
 export type { ErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { checkImports, openSolveSession, runImprove } from "./runner-session.js";

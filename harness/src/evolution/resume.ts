@@ -5,7 +5,7 @@
  * dead sessions are swept first.
  */
 import { hostname } from "node:os";
-import { EvolveError } from "../../../sandbox/src/index.js";
+import { EvolveError, runtimeBaseImage } from "../../../sandbox/src/index.js";
 import { abandonedChildren, ArchiveWriter, deathsWhileChecking, ensureWritableFolder, readEvents, readRunRecord, resolveRunDir } from "../archive/index.js";
 import { loadTask } from "../evaluation/index.js";
 import { resolveLlmSetup } from "../llm/index.js";
@@ -33,6 +33,7 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
   // The runtime the run asked for decides which engines can take it: read before connecting.
   const recordedRun = await readRunRecord(runDir);
   if (!recordedRun.ok) throw new EvolveError("archive_corrupt", `${recordedRun.problem.path}: ${recordedRun.problem.reason}`);
+  if (typeof io.engine === "function") runtimeBaseImage(io.env);
   await ensureWritableFolder(runDir, "run");
   // The engines and the check worker are closed on every way out until the run owns them.
   const startUp = new StartUp(io.signal);

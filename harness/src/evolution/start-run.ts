@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { EvolveError, type EngineConnector, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { EvolveError, runtimeBaseImage, type EngineConnector, type SandboxEngine } from "../../../sandbox/src/index.js";
 import {
   ArchiveWriter,
   ensureWritableFolder,
@@ -82,7 +82,9 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
       hint: "use --budget-tokens for this model",
     });
   }
-  // Before anything starts: a folder that cannot take the run is said in words, not met later.
+  // Before anything starts: a host that cannot make the runtime image (macOS or Windows without
+  // EVOLVE_BASE_IMAGE) and a folder that cannot take the run are said in words, not met later.
+  if (typeof io.engine === "function") runtimeBaseImage(io.env);
   await ensureWritableFolder(root, "new-run");
   // Read before anything starts: a policy with a misspelt key must not become a run without it.
   const policy = options.policy === null ? null : await readRunPolicy(resolve(options.policy));
