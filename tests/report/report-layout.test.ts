@@ -60,7 +60,8 @@ describe("report layout", () => {
   it("fills the tree's panel with the tree", async () => {
     const page = await open(await writeReport(plain.runDir), 1400);
     try {
-      const [tree, pane] = await page.evaluate(() => [document.getElementById("tree-svg")!.getBoundingClientRect().width, document.getElementById("tree-wrap")!.clientWidth]);
+      const tree = (await page.locator("#tree-svg").boundingBox())?.width ?? 0;
+      const pane = await page.locator("#tree-wrap").evaluate((e) => e.clientWidth);
       expect(tree / pane).toBeGreaterThan(0.9);
     } finally {
       await page.close();
@@ -70,7 +71,7 @@ describe("report layout", () => {
   it("does not scroll sideways in a 700-pixel window", async () => {
     const page = await open(await writeReport(plain.runDir), 700);
     try {
-      const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      const [scroll, client] = await page.locator("html").evaluate((e) => [e.scrollWidth, e.clientWidth]);
       expect(scroll).toBeLessThanOrEqual(client);
     } finally {
       await page.close();
