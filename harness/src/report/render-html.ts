@@ -66,6 +66,7 @@ ${arenaHtml}
 <section id="detail-section"><h2>Generation</h2>
 <div id="details"></div>
 <div id="packing"></div>
+<div id="episode"></div>
 <h2 id="diff-label">diff</h2>
 <div id="diff"></div>
 </section>

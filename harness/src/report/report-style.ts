@@ -65,6 +65,9 @@ th { color: var(--muted); font-weight: 500; }
 #details td { overflow-wrap: anywhere; }
 .meta { overflow-wrap: anywhere; }
 #packing-svg circle { fill: rgba(37, 99, 235, .25); stroke: #1d4ed8; stroke-width: .003; }
+#episode-svg { border: 1px solid var(--line); max-width: 100%; height: auto; display: block; margin: 4px 0; }
+#episode-svg .episode-bg { fill: #f4f4f5; }
+#episode { margin-top: 6px; }
 button { font: inherit; padding: 1px 8px; }
 .empty { color: var(--muted); font-style: italic; }
 `;

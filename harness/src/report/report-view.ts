@@ -13,6 +13,19 @@ export interface PackingView {
   readonly circles: [number, number, number][];
 }
 
+/** A recorded grid episode to animate (a snake game): per frame, per layer, the cells it covers (y × width + x). */
+export interface EpisodeView {
+  readonly instance: string;
+  readonly split: string;
+  readonly score: number;
+  readonly width: number;
+  readonly height: number;
+  readonly layers: { readonly name: string; readonly glyph: string; readonly head?: string }[];
+  readonly frames: number[][][];
+  readonly truncated: number;
+  readonly end: string;
+}
+
 /** One node of the report's tree and its detail panel. */
 export interface NodeView {
   readonly id: string;
@@ -37,6 +50,8 @@ export interface NodeView {
   readonly stages: { stage: string; label: string; score: number; instances: number; failed: number; durationMs: number }[];
   readonly failures: { id: string; split: string; reason: string }[];
   readonly packing: PackingView | null;
+  /** The generation's best recorded episode; "omitted" when over the page's budget (evolve watch plays it). */
+  readonly episode: EpisodeView | "omitted" | null;
   readonly model: string | null;
   readonly createdAt: string;
   readonly children: number;
@@ -88,4 +103,4 @@ export interface ReportData {
 /** Element ids in render-html.ts's markup that the page script looks up. */
 export type PageId =
   | "report-data" | "title" | "meta" | "problems" | "chart-svg" | "tree-wrap" | "tree-svg" | "scale-label"
-  | "zoom-in" | "zoom-out" | "goto" | "goto-best" | "details" | "packing" | "diff-label" | "diff" | "policy-legend";
+  | "zoom-in" | "zoom-out" | "goto" | "goto-best" | "details" | "packing" | "diff-label" | "diff" | "policy-legend" | "episode";

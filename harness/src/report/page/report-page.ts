@@ -3,14 +3,14 @@
  * against the DOM library by this folder's tsconfig.json, its types stripped at report time
  * (page-script.ts) and inlined into the page. Rules it keeps: agent-written strings reach
  * the DOM only through textContent or attribute setters, never innerHTML; numbers are
- * checked before they become SVG geometry. It may import types only: nothing of it but its
- * own text reaches the page.
+ * checked before they become SVG geometry. It may import types, and the other files of this
+ * folder (page-script.ts bundles them): nothing of the host reaches the page.
  */
 import type { NodeView, PackingView, PageId, ReportData } from "../report-view.js";
+import { DASH, el, num, score, svg } from "./dom.js";
+import { drawEpisode } from "./episode-view.js";
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const STAGE_MARK: ReadonlyMap<string, string> = new Map([["policy", "P"], ["compile", "C"], ["signature", "S"], ["import", "I"], ["self_modify", "M"], ["extract", "E"]]);
-const DASH = "\u2014";
 /** The mark on a node that waits for, or got, a person's decision (run policy). */
 const APPROVAL_MARK: ReadonlyMap<string, string> = new Map([["pending", "?"], ["approved", "\u2713"], ["rejected", "\u00d7"]]);
 
@@ -25,28 +25,6 @@ function svgById(id: PageId): SVGSVGElement {
   const found = byDomId(id);
   if (!(found instanceof SVGSVGElement)) throw new Error(`report page: #${id} is not an <svg>`);
   return found;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string | number | null, cls?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls !== undefined) e.className = cls;
-  return e;
-}
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Readonly<Record<string, string | number>> = {}): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
-
-/** A finite number: the only thing allowed to become geometry or a formatted score. */
-function num(x: unknown): x is number {
-  return typeof x === "number" && Number.isFinite(x);
-}
-
-function score(x: number | null | undefined): string {
-  return num(x) ? x.toFixed(4) : DASH;
 }
 
 /** A node's status in words, as the CLI says it (describeStatus). */
@@ -443,6 +421,7 @@ function select(id: string): void {
   const packHost = byDomId("packing");
   if (data.run.task === "circle-packing" || n.packing !== null) drawPacking(packHost, n.packing);
   else packHost.textContent = "";
+  drawEpisode(byDomId("episode"), n.episode, n.id);
   const diffHost = byDomId("diff");
   byDomId("diff-label").textContent = `diff of ${n.id} against ${n.parent === null ? "the empty tree" : n.parent}`;
   const patch = n.diff === "embedded" ? loadDiff(n.id) : null;
