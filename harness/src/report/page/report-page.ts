@@ -126,10 +126,10 @@ for (const root of roots) {
 const treeSvg = svgById("tree-svg");
 const baseW = PAD * 2 + maxDepth * DX + 60;
 const baseH = PAD * 2 + Math.max(1, nextRow) * DY;
-/** The zoom at which the tree fills its pane's width (a small tree drawn larger, up to 3×; a wide one scrolls). */
+/** The zoom at which the tree fills its pane's width (a small tree drawn larger, up to 2×; a wide one scrolls). */
 function fitZoom(): number {
   const room = byDomId("tree-wrap").clientWidth - 4;
-  return room > 0 ? Math.max(1, Math.min(3, room / baseW)) : 1;
+  return room > 0 ? Math.max(1, Math.min(2, room / baseW)) : 1;
 }
 let zoom = fitZoom();
 function applyZoom(): void {
