@@ -98,14 +98,15 @@ describe("snake grader", () => {
     const found = episodeOf(g.artifact);
     expect(found?.ok).toBe(true);
     const episode = found?.ok === true ? found.episode : null;
-    expect(episode).toMatchObject({ kind: "grid", width: instance.width, height: instance.height, truncated: 0, end: "ate 0; reached the step cap" });
+    const board = instance as unknown as { width: number; height: number };
+    expect(episode).toMatchObject({ kind: "grid", width: board.width, height: board.height, truncated: 0, end: "ate 0; reached the step cap" });
     expect(episode?.layers.map((l) => l.name)).toEqual(["snake", "food"]);
     // The first frame and one per move.
     expect(episode?.frames).toHaveLength(41);
-    const [x, y] = [Math.floor(instance.width / 2), Math.floor(instance.height / 2)];
-    expect(episode?.frames[0]?.[0]).toEqual([y * instance.width + x, y * instance.width + x - 1, y * instance.width + x - 2]);
+    const [x, y] = [Math.floor(board.width / 2), Math.floor(board.height / 2)];
+    expect(episode?.frames[0]?.[0]).toEqual([y * board.width + x, y * board.width + x - 1, y * board.width + x - 2]);
     // "up" moves the head one row up: index − width.
-    expect(episode?.frames[1]?.[0]?.[0]).toBe((y - 1) * instance.width + x);
+    expect(episode?.frames[1]?.[0]?.[0]).toBe((y - 1) * board.width + x);
     for (const frame of episode?.frames ?? []) expect(frame[1]).toHaveLength(1);
   });
 

@@ -20,7 +20,7 @@ export interface EpisodeView {
   readonly score: number;
   readonly width: number;
   readonly height: number;
-  readonly layers: { readonly name: string; readonly glyph: string; readonly head?: string }[];
+  readonly layers: { readonly name: string; readonly glyph: string; readonly head?: string | undefined }[];
   readonly frames: number[][][];
   readonly truncated: number;
   readonly end: string;
