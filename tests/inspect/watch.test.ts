@@ -17,11 +17,10 @@ import { writeSnakeRun, type SnakeRun } from "../support/snake-games.js";
 let snake: SnakeRun;
 let runDir: string;
 let games: InstanceResult[];
-let task: SnakeRun["task"];
 
 beforeAll(async () => {
   snake = await writeSnakeRun("snake-watch");
-  ({ runDir, task } = snake);
+  runDir = snake.runDir;
   games = [...snake.visible, ...snake.heldout];
   // g0001: the same games, one episode tampered with after the fact (a cell off the board, an escape in its end).
   const broken = snake.visible.map((r, i) => (i === 0 ? { ...r, score: 1, artifact: { episode: { ...(r.artifact as { episode: object }).episode, end: "\u001b[2J gone", frames: [[[99_999], []]] } } } : r));
@@ -47,7 +46,7 @@ describe("evolve watch", () => {
     expect(r.stdout.match(/^step \d+\/\d+$/gm)).toHaveLength(frames);
     expect(lines.at(-1)).toBe(`end: ${episode.episode.end}`);
     // Each printed board is the recorded frame: one head, the body, the food.
-    const first = lines.slice(3, 3 + task.visible[0]!.height + 2);
+    const first = lines.slice(3, 3 + episode.episode.height + 2);
     expect(first).toEqual(renderFrame(episode.episode, 0));
     expect(first.join("").match(/@/g)).toHaveLength(1);
     expect(first.join("").match(/o/g)).toHaveLength(2);

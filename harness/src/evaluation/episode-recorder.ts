@@ -4,13 +4,14 @@
  * past a cap are counted, not kept, so the artifact never outgrows its limit; what it
  * returns always parses.
  */
+import type { Json } from "@evolve/contract";
 import { EPISODE_CAPS, GridEpisode, type EpisodeLayer } from "../results/index.js";
 
 export interface EpisodeRecorder {
   /** Adds one frame: per layer, the cells [x, y] it covers (a layer with a head lists it first). */
   frame(layers: readonly (readonly (readonly [number, number])[])[]): void;
-  /** The episode so far, ending with `end` (a short line: "hit the wall"). */
-  done(end: string): GridEpisode;
+  /** The episode so far, ending with `end` (a short line: "hit the wall"): a GridEpisode, as JSON for `artifact.episode`. */
+  done(end: string): Json;
 }
 
 /** A recorder for a `width` × `height` grid with these layers (at most 4, e.g. the snake and the food). */
@@ -32,7 +33,8 @@ export function recordEpisode(grid: { width: number; height: number; layers: rea
       frames.push(frame);
     },
     done(end) {
-      return GridEpisode.parse({
+      // Parsed, so what goes into the artifact is what every reader accepts; optional keys are absent, never undefined.
+      const episode: GridEpisode = GridEpisode.parse({
         kind: "grid",
         width: grid.width,
         height: grid.height,
@@ -41,6 +43,7 @@ export function recordEpisode(grid: { width: number; height: number; layers: rea
         truncated,
         end: end.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, EPISODE_CAPS.text),
       });
+      return episode as Json;
     },
   };
 }
