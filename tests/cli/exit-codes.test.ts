@@ -40,6 +40,8 @@ describe("a wrong command line", () => {
     [["doctor", "--frobnicate=1"], "unknown option --frobnicate"],
     [["replay", "r", "g0001", "--tolerance", "-1"], "--tolerance expects a number of at least 0, got \"-1\""],
     [["ls", "extra"], "expected no arguments, got extra"],
+    [["new", "thing", "x"], "expected task or agent, got \"thing\""],
+    [["watch", "r", "--speed", "fast"], "--speed expects a number from 0.1 to 50, got \"fast\""],
   ])("evolve %j is one line, exit 2", async (args, words) => {
     const result = await runEvolve(CHECKOUT_BIN, args, ROOT, 60_000);
     expect(result.code, result.stderr).toBe(2);
