@@ -145,3 +145,18 @@ describe("evolve run ends at once when it cannot start", () => {
     await expectCleanExit(ended, 130, /^evolve run: interrupted while starting/);
   });
 });
+
+describe("the exit safety net", () => {
+  it("ends a process whose command returned, with its code, even while something still holds it open", async () => {
+    // A command that returned 3 but left an interval running (the kind of leak the net is for).
+    const script = `import("${resolve(import.meta.dirname, "../../harness/src/cli/process-exit.ts")}").then((m) => { setInterval(() => undefined, 1000); m.exitWith(3); });`;
+    const started = Date.now();
+    const child = spawn(process.execPath, ["--import", "tsx/esm", "-e", script], { cwd: resolve(import.meta.dirname, "../.."), stdio: "ignore" });
+    const killer = setTimeout(() => child.kill("SIGKILL"), EXIT_WITHIN_MS);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on("exit", (c, s) => r([c, s])));
+    clearTimeout(killer);
+    expect(signal).toBeNull();
+    expect(code).toBe(3);
+    expect(Date.now() - started).toBeLessThan(EXIT_WITHIN_MS);
+  });
+});
