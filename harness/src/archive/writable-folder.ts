@@ -5,8 +5,8 @@
  * that fails later (a disk that fills up mid-run) is put in the same words.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { EvolveError } from "../errors/index.js";
 
 /** Why a write failed, for the errno codes that mean "this folder cannot take it". */
@@ -75,23 +75,9 @@ async function nearestExisting(path: string): Promise<{ path: string; isDirector
 }
 
 /**
- * Creates the folders from `existing` down to `target` one at a time: a recursive mkdir
- * reports ENOENT on a read-only file system, one level reports the real reason (EROFS).
- */
-async function makeFolders(existing: string, target: string): Promise<void> {
-  const missing = relative(existing, target).split(sep).filter((part) => part !== "");
-  let at = existing;
-  for (const part of missing) {
-    at = join(at, part);
-    await mkdir(at).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
-  }
-}
-
-/**
- * Makes sure `folder` exists (for a new run: created, with its parents) and takes a file;
- * throws the harness error in words when it cannot. Leaves nothing behind but the folder.
+ * Makes sure `folder` can take files, or throws the harness error in words. An existing folder
+ * gets a probe file (written and removed at once); for a new run whose folder does not exist
+ * yet, its nearest existing parent does, so a refused run leaves no folder behind.
  */
 export async function ensureWritableFolder(folder: string, purpose: WritePurpose): Promise<void> {
   const target = resolve(folder);
@@ -101,9 +87,8 @@ export async function ensureWritableFolder(folder: string, purpose: WritePurpose
       hint: whatToDo("ENOTDIR", purpose),
     });
   }
-  const probe = join(target, `.evolve-probe-${process.pid}-${randomBytes(3).toString("hex")}`);
+  const probe = join(existing.path, `.evolve-probe-${process.pid}-${randomBytes(3).toString("hex")}`);
   try {
-    if (purpose === "new-run") await makeFolders(existing.path, target);
     await writeFile(probe, "", { flag: "wx" });
   } catch (error) {
     throw unwritableArchive(error, target, purpose) ?? error;
