@@ -30,35 +30,15 @@ export function drawEpisode(host: HTMLElement, episode: EpisodeView | "omitted" 
   }
   const w = num(episode.width) ? episode.width : 1;
   const h = num(episode.height) ? episode.height : 1;
-  const frames = episode.frames;
   host.appendChild(el("div", `episode of ${episode.instance} (${episode.split}, score ${score(episode.score)}): ${episode.end}${episode.truncated > 0 ? ` (${episode.truncated} later steps not recorded)` : ""}`, "muted"));
   const board = svg("svg", { id: "episode-svg", viewBox: `0 0 ${w * CELL} ${h * CELL}`, width: Math.min(320, w * CELL * 2), height: Math.min(320, h * CELL * 2) * (h / Math.max(w, h)) });
   board.appendChild(svg("rect", { x: 0, y: 0, width: w * CELL, height: h * CELL, class: "episode-bg" }));
   const cells = svg("g");
   board.appendChild(cells);
   host.appendChild(board);
-  const controls = el("div", null, "toolbar");
-  const play = el("button", "pause");
-  play.type = "button";
-  play.id = "episode-play";
-  const slider = el("input");
-  slider.type = "range";
-  slider.min = "0";
-  slider.max = String(Math.max(0, frames.length - 1));
-  slider.value = "0";
-  slider.id = "episode-step";
-  const label = el("span", "", "muted");
-  controls.append(play, slider, label);
-  host.appendChild(controls);
-
-  let t = 0;
-  const show = (step: number): void => {
-    t = step;
-    slider.value = String(step);
-    label.textContent = `step ${step}/${Math.max(0, frames.length - 1)}`;
+  const draw = (step: number): void => {
     cells.textContent = "";
-    const frame = frames[step] ?? [];
-    frame.forEach((layer, k) => {
+    (episode.frames[step] ?? []).forEach((layer, k) => {
       layer.forEach((cell, i) => {
         if (!num(cell) || cell < 0 || cell >= w * h) return;
         const head = i === 0 && episode.layers[k]?.head !== undefined;
@@ -66,32 +46,51 @@ export function drawEpisode(host: HTMLElement, episode: EpisodeView | "omitted" 
       });
     });
   };
+  host.appendChild(player(episode.frames.length, draw));
+}
+
+/** Play/pause, a step slider and the step shown, driving `draw`; starts playing when there is more than one frame. */
+function player(frames: number, draw: (step: number) => void): HTMLElement {
+  const last = Math.max(0, frames - 1);
+  const controls = el("div", null, "toolbar");
+  const play = el("button", "pause");
+  play.type = "button";
+  play.id = "episode-play";
+  const slider = el("input");
+  slider.type = "range";
+  slider.min = "0";
+  slider.max = String(last);
+  slider.value = "0";
+  slider.id = "episode-step";
+  const label = el("span", "", "muted");
+  controls.append(play, slider, label);
+  let t = 0;
+  const show = (step: number): void => {
+    t = step;
+    slider.value = String(step);
+    label.textContent = `step ${step}/${last}`;
+    draw(step);
+  };
+  const pause = (): void => {
+    stopEpisode();
+    play.textContent = "play";
+  };
   const start = (): void => {
     stopEpisode();
     play.textContent = "pause";
-    timer = window.setInterval(() => {
-      if (t >= frames.length - 1) {
-        stopEpisode();
-        play.textContent = "play";
-        return;
-      }
-      show(t + 1);
-    }, 1000 / STEPS_PER_SECOND);
+    timer = window.setInterval(() => (t >= last ? pause() : show(t + 1)), 1000 / STEPS_PER_SECOND);
   };
   play.addEventListener("click", () => {
-    if (timer !== null) {
-      stopEpisode();
-      play.textContent = "play";
-    } else {
-      if (t >= frames.length - 1) show(0);
-      start();
-    }
+    if (timer !== null) return pause();
+    if (t >= last) show(0);
+    start();
   });
   slider.addEventListener("input", () => {
-    stopEpisode();
-    play.textContent = "play";
+    pause();
     show(Number(slider.value) || 0);
   });
   show(0);
-  if (frames.length > 1) start();
+  if (frames > 1) start();
+  else play.textContent = "play";
+  return controls;
 }
