@@ -7,5 +7,6 @@
 import { register } from "tsx/esm/api";
 
 register();
-const { main } = await import("../harness/src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const { runCli } = await import("../harness/src/cli/main.ts");
+// Ends the process with the command's code, within a few seconds whatever is still open.
+await runCli(process.argv.slice(2));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadTask, type SolveCall, type Task } from "../../harness/src/evaluation/index.js";
+import { jsonBytes, loadTask, type SolveCall, type Task } from "../../harness/src/evaluation/index.js";
+import { EPISODE_CAPS, episodeOf } from "../../harness/src/results/index.js";
 import { SnakeGame } from "./game.js";
 
 const task: Task = await loadTask(new URL(".", import.meta.url).pathname);
@@ -87,7 +88,40 @@ describe("snake grader", () => {
     const g = await task.grader.grade({ ...instance, maxSteps: 40 } as typeof instance, loop, { seed: 3 });
     expect(calls).toBe(40);
     expect(g).toMatchObject({ score: 0, value: 0, feedback: "ate 0 (target 25) in 40 steps; reached the step cap" });
-    expect(g.artifact).toEqual({ length: 3, steps: 40, end: "cap" });
+    expect(g.artifact).toMatchObject({ length: 3, steps: 40, end: "cap" });
+  });
+
+  it("records the board of every step as a bounded episode: the snake head first, the food", async () => {
+    let calls = 0;
+    const loop: SolveCall = async () => ({ ok: true, value: (["up", "left", "down", "right"] as const)[calls++ % 4]!, durationMs: 0 });
+    const g = await task.grader.grade({ ...instance, maxSteps: 40 } as typeof instance, loop, { seed: 3 });
+    const found = episodeOf(g.artifact);
+    expect(found?.ok).toBe(true);
+    const episode = found?.ok === true ? found.episode : null;
+    const board = instance as unknown as { width: number; height: number };
+    expect(episode).toMatchObject({ kind: "grid", width: board.width, height: board.height, truncated: 0, end: "ate 0; reached the step cap" });
+    expect(episode?.layers.map((l) => l.name)).toEqual(["snake", "food"]);
+    // The first frame and one per move.
+    expect(episode?.frames).toHaveLength(41);
+    const [x, y] = [Math.floor(board.width / 2), Math.floor(board.height / 2)];
+    expect(episode?.frames[0]?.[0]).toEqual([y * board.width + x, y * board.width + x - 1, y * board.width + x - 2]);
+    // "up" moves the head one row up: index − width.
+    expect(episode?.frames[1]?.[0]?.[0]).toBe((y - 1) * board.width + x);
+    for (const frame of episode?.frames ?? []) expect(frame[1]).toHaveLength(1);
+  });
+
+  it("keeps the episode within its caps on the largest board", async () => {
+    // A long, growing game on a 40 × 40 board: the recorder stops keeping frames at its cap and counts the rest.
+    const big = { ...instance, width: 40, height: 40, maxSteps: 5000 } as typeof instance;
+    let calls = 0;
+    const sweep: SolveCall = async () => ({ ok: true, value: (["up", "left", "down", "right"] as const)[calls++ % 4]!, durationMs: 0 });
+    const g = await task.grader.grade(big, sweep, { seed: 5 });
+    const found = episodeOf(g.artifact);
+    expect(found?.ok).toBe(true);
+    if (found?.ok !== true) return;
+    expect(found.episode.frames.length + found.episode.truncated).toBe(5001);
+    expect(found.episode.frames.length).toBeLessThanOrEqual(EPISODE_CAPS.frames);
+    expect(jsonBytes(g.artifact)).toBeLessThan(256 * 1024);
   });
 
   const hostile: [string, unknown, RegExp][] = [

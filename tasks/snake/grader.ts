@@ -4,7 +4,7 @@
  * Food placement is seeded and hidden. Score = food eaten / target, clipped to [0, 1].
  * Its oracle (arena runs) makes a game of a proposed board and seed.
  */
-import { defineGrader, defineOracle, describeFailure, z } from "evolve/task";
+import { defineGrader, defineOracle, describeFailure, recordEpisode, z } from "evolve/task";
 import { DIRECTIONS, SnakeGame, type Direction } from "./game.js";
 
 const Instance = z.object({
@@ -30,6 +30,10 @@ export const grader = defineGrader<Instance>({
   instanceSchema: Instance,
   async grade(instance, solve, ctx) {
     const game = new SnakeGame(instance.width, instance.height, (instance.seed ^ ctx.seed) >>> 0);
+    // The board per step, for `evolve watch` and the report (capped by the recorder).
+    const episode = recordEpisode({ width: game.width, height: game.height, layers: [{ name: "snake", glyph: "o", head: "@" }, { name: "food", glyph: "*" }] });
+    const frame = (): void => episode.frame([game.snake, game.food === null ? [] : [game.food]]);
+    frame();
     let end: keyof typeof END = "cap";
     while (game.steps < instance.maxSteps) {
       const reply = await solve({
@@ -41,14 +45,16 @@ export const grader = defineGrader<Instance>({
         maxSteps: instance.maxSteps,
       });
       if (!reply.ok)
-        return { score: 0, value: null, feedback: `step ${game.steps}: no answer: ${describeFailure(reply)}` };
+        return { score: 0, value: null, feedback: `step ${game.steps}: no answer: ${describeFailure(reply)}`, artifact: { episode: episode.done(`no answer at step ${game.steps}`) } };
       if (typeof reply.value !== "string" || !DIRECTIONS.includes(reply.value as Direction))
         return {
           score: 0,
           value: null,
           feedback: `step ${game.steps}: invalid move ${JSON.stringify(reply.value)?.slice(0, 60) ?? "undefined"} (expected one of ${DIRECTIONS.join(", ")})`,
+          artifact: { episode: episode.done(`invalid move at step ${game.steps}`) },
         };
       const result = game.step(reply.value as Direction);
+      if (result === "moved" || result === "ate" || result === "won") frame();
       if (result === "wall" || result === "self" || result === "won") {
         end = result;
         break;
@@ -59,7 +65,7 @@ export const grader = defineGrader<Instance>({
       score,
       value: game.eaten,
       feedback: `ate ${game.eaten} (target ${instance.target}) in ${game.steps} steps; ${END[end]}`,
-      artifact: { length: game.snake.length, steps: game.steps, end },
+      artifact: { length: game.snake.length, steps: game.steps, end, episode: episode.done(`ate ${game.eaten}; ${END[end]}`) },
     };
   },
 });

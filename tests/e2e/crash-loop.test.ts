@@ -73,7 +73,7 @@ describe("a tree that kills the harness while it is checked", () => {
 
     const third = spawnEvolve(["resume", runId, "--out", out], children);
     expect(await third.exit, third.output()).toBe(0);
-    expect(third.output()).toContain("g0001 was in checks when the last process died");
+    expect(third.output()).toContain("g0001 was in checks when the last process died; it was not recorded; a newly selected child takes its place (ids go on from the last recorded one)");
     const { generations, problems } = await readConsistentRun(first.runDir, { tolerateBadEventLines: true });
     expect(problems).toEqual([]);
     expect(generations.map((g) => g.id)).toEqual(["g0000", "g0001"]);

@@ -36,6 +36,19 @@ describe("progress", () => {
     expect(chunks.join("")).toBe("g0001 <- g0000 [1/3] invalid at compile: type_error - task/x.ts:3: nope (1.5 s)\n");
   });
 
+  it("cuts a long summary at a word", () => {
+    const chunks: string[] = [];
+    const long = record("g0004", "g0000", 0.8, 0.7);
+    const summary = `kept 3 moves: ${"raised maxLocalLength to sixty-four, ".repeat(6)}done`;
+    const progress = new Progress({ isTTY: false, write: (t) => void chunks.push(t) }, 3, [seed]);
+    progress.recorded({ ...long, summary });
+    const shown = /\(1\.5 s\) - (.*)\n$/.exec(chunks.join(""))?.[1] ?? "";
+    expect(shown.endsWith("…")).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(120);
+    expect(summary.startsWith(shown.slice(0, -1))).toBe(true);
+    expect(summary[shown.length - 1]).toMatch(/[\s,]/);
+  });
+
   it("keeps a live line with done/N, running, best, valid/invalid, tokens, cost, elapsed and ETA on a TTY", () => {
     const chunks: string[] = [];
     const progress = new Progress({ isTTY: true, write: (t) => void chunks.push(t) }, 3, [seed, bad]);

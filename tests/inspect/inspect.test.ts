@@ -137,6 +137,19 @@ describe("evolve cat", () => {
     expect(`${r.stdout}\n`).toBe(await readFile(join(generationPaths(synth.runDir, best.id).snapshot, "task/index.ts"), "utf8"));
   });
 
+  it("takes every generation form the other commands take: best, latest, a number", async () => {
+    const file = async (id: string) => readFile(join(generationPaths(synth.runDir, id).snapshot, "meta/index.ts"), "utf8");
+    const bestFile = await evolve("cat", synth.runDir, "best", "meta/index.ts");
+    expect(bestFile.code, bestFile.stderr).toBe(0);
+    expect(`${bestFile.stdout}\n`).toBe(await file(best.id));
+    const latest = synth.records.at(-1)!;
+    const latestFile = await evolve("cat", synth.runDir, "latest", "meta/index.ts");
+    if (latest.snapshotHash === null) expect(latestFile.stderr).toContain(`${latest.id} has no snapshot`);
+    else expect(`${latestFile.stdout}\n`).toBe(await file(latest.id));
+    const numbered = await evolve("cat", synth.runDir, String(Number(best.id.slice(1))), "meta/index.ts");
+    expect(numbered.stdout).toBe(bestFile.stdout);
+  });
+
   it("refuses paths outside the agent tree and names missing files", async () => {
     const up = await evolve("cat", synth.runDir, best.id, "../generation.json");
     expect(up.code).not.toBe(0);

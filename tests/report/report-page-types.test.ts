@@ -35,7 +35,7 @@ describe("report page script", () => {
   it("is emitted once per process as one function expression with no imports left", async () => {
     const script = await pageScript();
     expect(await pageScript()).toBe(script);
-    expect(script.startsWith("(() => {")).toBe(true);
+    expect(script).toMatch(/^("use strict";\n)?\(\(\) => \{/);
     expect(script).not.toMatch(/\brequire\(|^\s*import\s|^\s*export\s|<\/script|<!--/m);
     expect(script).not.toMatch(/:\s*(NodeView|ReportData|PackingView|PageId)\b/);
     // Agent text reaches the DOM as text only: no HTML-parsing sink anywhere in the page.

@@ -109,7 +109,7 @@ describe("evolve approve and evolve reject", () => {
     const cases: [string[], RegExp][] = [
       [["approve", "no-such-run", "g0001"], /no run "no-such-run"/],
       [["approve", RUN, "g0042"], /no generation g0042/],
-      [["approve", RUN, "best"], /not a generation/],
+      [["approve", RUN, "best"], /'best' names a different child as the run goes on; name the one you mean/],
       [["approve", RUN, "g0003"], /g0003 does not need approval/],
       [["approve", RUN, "g0000"], /g0000 does not need approval/],
       [["reject", RUN, "g0004", "--reason", "x"], /g0004 is invalid \(policy: protected_path\)/],

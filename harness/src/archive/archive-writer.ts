@@ -15,6 +15,7 @@ import { GenerationRecord } from "./generation-record.js";
 import { formatGenerationId, parseGenerationId } from "./generation-id.js";
 import { formatZodError } from "./parse-problem.js";
 import { RunRecord } from "./run-record.js";
+import { unwritableArchive } from "./writable-folder.js";
 
 function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown } }, value: unknown, what: string): T {
   const result = schema.safeParse(value);
@@ -43,10 +44,12 @@ export class ArchiveWriter {
   static async create(root: string, run: RunRecord): Promise<ArchiveWriter> {
     const record = parseOrThrow(RunRecord, run, "run record");
     const runDir = join(root, record.id);
-    await mkdir(root, { recursive: true });
     try {
+      await mkdir(root, { recursive: true });
       await mkdir(runDir);
     } catch (cause) {
+      const exists = (cause as NodeJS.ErrnoException).code === "EEXIST" && (await stat(runDir).catch(() => null))?.isDirectory() === true;
+      if (!exists) throw unwritableArchive(cause, root, "new-run") ?? cause;
       throw new EvolveError("invalid_options", `run folder ${runDir} already exists`, { cause, hint: "choose another run id, or resume it" });
     }
     await writeFileAtomic(join(runDir, RUN_FILE), toJsonText(record));

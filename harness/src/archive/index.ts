@@ -61,3 +61,5 @@ export type { DirectoryDiff } from "./snapshot-diff.js";
 export type { TreeDiff } from "./unified-diff.js";
 export { bestGeneration } from "./best-generation.js";
 export { resolveRunDir } from "./run-dir.js";
+export { ensureWritableFolder, unwritableArchive } from "./writable-folder.js";
+export type { WritePurpose } from "./writable-folder.js";

@@ -19,3 +19,4 @@ export { defineOracle, ORACLE_LIMITS, type Judgement, type Oracle } from "./orac
 export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
 export { repeatSeed } from "./run-stage.js";
+export { recordEpisode, type EpisodeRecorder } from "./episode-recorder.js";

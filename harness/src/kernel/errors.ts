@@ -21,7 +21,15 @@ export const SandboxErrorCode = z.enum([
 export type SandboxErrorCode = z.infer<typeof SandboxErrorCode>;
 
 /** What the harness raises: tasks, agent trees, the archive. */
-export const HarnessErrorCode = z.enum(["invalid_task", "invalid_agent", "archive_corrupt", "unknown_run", "unknown_generation"]);
+export const HarnessErrorCode = z.enum([
+  "invalid_task",
+  "invalid_agent",
+  "archive_corrupt",
+  /** The archive folder cannot be written (read-only, not a folder, full, no permission). */
+  "archive_unwritable",
+  "unknown_run",
+  "unknown_generation",
+]);
 export type HarnessErrorCode = z.infer<typeof HarnessErrorCode>;
 
 /** What either raises: a bad option or setting, Ctrl-C, a bug. */

@@ -60,12 +60,13 @@ export function renderReportHtml(data: ReportData, diffs: ReadonlyMap<string, st
 ${arenaHtml}
 <section id="tree-section"><h2>Archive tree</h2>
 <div class="toolbar"><button id="zoom-out" type="button">−</button><button id="zoom-in" type="button">+</button><button id="goto-best" type="button">best</button><label>go to <input id="goto" placeholder="g0007"></label></div>
-<div class="legend"><span>score</span><span><i class="grad"></i> <span id="scale-label">0 → 1</span></span><span>■ invalid (P policy, C compile, S signature, I import, M self-modify, E extract)</span><span>orange: best lineage</span><span>run policy: ? pending approval (dashed blue), ✓ approved, × rejected (faded)</span></div>
+<div class="legend"><span>score</span><span><i class="grad"></i> <span id="scale-label">0 → 1</span></span><span>■ invalid (P policy, C compile, S signature, I import, M self-modify, E extract)</span><span>orange: best lineage</span><span id="policy-legend" hidden>run policy: ? pending approval (dashed blue), ✓ approved, × rejected (faded)</span></div>
 <div id="tree-wrap"><svg id="tree-svg" role="img" aria-label="archive tree"></svg></div>
 </section>
 <section id="detail-section"><h2>Generation</h2>
 <div id="details"></div>
 <div id="packing"></div>
+<div id="episode"></div>
 <h2 id="diff-label">diff</h2>
 <div id="diff"></div>
 </section>

@@ -6,8 +6,8 @@
 import { z } from "zod";
 import type { GenerationRecord, RunContents } from "../archive/index.js";
 import { bestGeneration, childrenCounts } from "../archive/index.js";
-import type { InstanceResult } from "../results/index.js";
-import type { NodeView, PackingView, ReportData } from "./report-view.js";
+import { episodeOf, STAGE_LABELS, type InstanceResult } from "../results/index.js";
+import type { EpisodeView, NodeView, PackingView, ReportData } from "./report-view.js";
 import { bestPath, byId, describeApproval, progressSeries } from "./run-summary.js";
 import { approvalState } from "../supervision/index.js";
 import { capText } from "../text/index.js";
@@ -24,6 +24,8 @@ export const REPORT_CAPS = {
   totalPatchBytes: 24 * 1024 * 1024,
   /** Circles drawn for one packing. */
   circles: 500,
+  /** Bytes of all embedded episodes together (best lineage first); the rest are left out (evolve watch plays them). */
+  totalEpisodeBytes: 4 * 1024 * 1024,
 } as const;
 
 const Circles = z.array(z.tuple([z.number(), z.number(), z.number()]).refine((c) => c.every(Number.isFinite))).max(REPORT_CAPS.circles);
@@ -57,7 +59,21 @@ function bestPacking(g: GenerationRecord): PackingView | null {
   return best === null ? null : { instance: best.instance.id, split: best.instance.split, score: best.instance.score, circles: best.circles };
 }
 
-function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"], now: Date): NodeView {
+/** The generation's episode to animate: its best-scoring visible instance's, else held-out's; only ones that read. */
+export function bestEpisode(g: GenerationRecord): EpisodeView | null {
+  let best: EpisodeView | null = null;
+  for (const stage of g.evaluation?.stages ?? []) {
+    for (const instance of stage.instances) {
+      const found = episodeOf(instance.artifact);
+      if (found === null || !found.ok) continue;
+      const better = best === null || (instance.split === "visible" && best.split !== "visible") || (instance.split === best.split && instance.score > best.score);
+      if (better) best = { instance: cap(instance.id, 80), split: instance.split, score: instance.score, ...found.episode };
+    }
+  }
+  return best;
+}
+
+function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"], now: Date, episode: NodeView["episode"] = null): NodeView {
   const invalid = g.status.kind === "invalid" ? g.status : null;
   const failures = (g.evaluation?.stages ?? []).flatMap((s) =>
     s.instances.filter((i) => i.error !== null || i.score === 0).map((i) => ({ id: cap(i.id, 80), split: i.split, reason: cap(i.error ?? i.feedback) })),
@@ -84,6 +100,7 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"],
     changed: g.changedFiles.slice(0, 50).map((f) => ({ path: cap(f.path, 200), change: f.change, additions: f.additions, deletions: f.deletions })),
     stages: (g.evaluation?.stages ?? []).map((s) => ({
       stage: s.stage,
+      label: STAGE_LABELS[s.stage],
       score: s.score,
       instances: s.instances.length,
       failed: s.instances.filter((i) => i.error !== null || i.score === 0).length,
@@ -91,6 +108,7 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"],
     })),
     failures: failures.slice(0, REPORT_CAPS.failures),
     packing: bestPacking(g),
+    episode,
     model: g.model,
     createdAt: g.createdAt,
     children,
@@ -133,6 +151,7 @@ export function buildReportData(contents: RunContents, patches: ReadonlyMap<stri
     diffs.set(id, capped);
     state.set(id, "embedded");
   }
+  const episodes = embeddedEpisodes(gens, order);
   const run = contents.run;
   const best = bestGeneration(gens);
   const data: ReportData = {
@@ -146,13 +165,34 @@ export function buildReportData(contents: RunContents, patches: ReadonlyMap<stri
       selection: run?.config.arena === undefined ? (run?.config.selection ?? null) : `arena (${run.config.arena.mode}, ${run.config.arena.rounds} rounds)`,
       createdAt: run?.createdAt ?? null,
       from: run?.from === undefined || run === null ? null : `${run.from.run}/${run.from.generation}`,
+      policy: run?.policy !== undefined || contents.generations.some((g) => g.approval !== undefined),
     },
     best: best?.id ?? null,
     bestPath: path,
-    nodes: gens.map((g) => nodeView(g, counts.get(g.id) ?? 0, state.get(g.id) ?? "missing", now)),
+    nodes: gens.map((g) => nodeView(g, counts.get(g.id) ?? 0, state.get(g.id) ?? "missing", now, episodes.get(g.id) ?? null)),
     series: progressSeries(gens),
     problems: contents.problems.map((p) => ({ path: cap(p.path, 300), reason: cap(p.reason) })),
     generatedAt: now.toISOString(),
   };
   return { data, diffs };
+}
+
+/** Each generation's episode, in `order` (best lineage first) until the page's episode budget is spent. */
+function embeddedEpisodes(gens: readonly GenerationRecord[], order: readonly string[]): Map<string, NodeView["episode"]> {
+  const byIdMap = new Map(gens.map((g) => [g.id, g]));
+  const out = new Map<string, NodeView["episode"]>();
+  let budget: number = REPORT_CAPS.totalEpisodeBytes;
+  for (const id of order) {
+    const g = byIdMap.get(id);
+    const episode = g === undefined ? null : bestEpisode(g);
+    if (episode === null) continue;
+    const bytes = JSON.stringify(episode.frames).length;
+    if (bytes > budget) {
+      out.set(id, "omitted");
+      continue;
+    }
+    budget -= bytes;
+    out.set(id, episode);
+  }
+  return out;
 }

@@ -6,7 +6,9 @@ body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-seri
 header { padding: 10px 16px; border-bottom: 1px solid var(--line); background: var(--panel); }
 header h1 { font-size: 16px; margin: 0 0 4px; }
 header .meta { color: var(--muted); }
-main { display: grid; grid-template-columns: minmax(320px, 1fr) minmax(380px, 1.1fr); gap: 12px; padding: 12px 16px; }
+main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.1fr); gap: 12px; padding: 12px 16px; }
+@media (max-width: 860px) { main { grid-template-columns: minmax(0, 1fr); padding: 8px; } }
+[hidden] { display: none !important; }
 section { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; min-width: 0; }
 section h2 { font-size: 13px; margin: 0 0 6px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 #chart-section { grid-column: 1 / -1; }
@@ -51,14 +53,21 @@ th { color: var(--muted); font-weight: 500; }
 #chart-svg .s-median-visible { stroke: #1a7f37; stroke-dasharray: 4 3; }
 #chart-svg .s-best-heldout { stroke: #8250df; }
 #chart-svg .s-median-heldout { stroke: #8250df; stroke-dasharray: 4 3; }
-#chart-svg .own { fill: #1a7f37; opacity: .35; }
+#chart-svg .own { fill: #1a7f37; opacity: .45; cursor: pointer; }
+#chart-svg .own:hover { opacity: .9; }
 #chart-svg text { font-size: 10px; fill: #555; }
 #chart-svg .cursor { stroke: #0057ff; stroke-width: 1; }
 .key { display: inline-block; width: 18px; height: 0; border-top: 2px solid; vertical-align: middle; margin-right: 3px; }
 .key.dash { border-top-style: dashed; }
 .k-vis { border-color: #1a7f37; } .k-held { border-color: #8250df; }
-#packing-svg { border: 1px solid var(--line); background: #fff; }
+#packing-svg { border: 1px solid var(--line); background: #fff; max-width: 100%; height: auto; }
+#details table { max-width: 100%; }
+#details td { overflow-wrap: anywhere; }
+.meta { overflow-wrap: anywhere; }
 #packing-svg circle { fill: rgba(37, 99, 235, .25); stroke: #1d4ed8; stroke-width: .003; }
+#episode-svg { border: 1px solid var(--line); max-width: 100%; height: auto; display: block; margin: 4px 0; }
+#episode-svg .episode-bg { fill: #f4f4f5; }
+#episode { margin-top: 6px; }
 button { font: inherit; padding: 1px 8px; }
 .empty { color: var(--muted); font-style: italic; }
 `;

@@ -13,6 +13,19 @@ export interface PackingView {
   readonly circles: [number, number, number][];
 }
 
+/** A recorded grid episode to animate (a snake game): per frame, per layer, the cells it covers (y × width + x). */
+export interface EpisodeView {
+  readonly instance: string;
+  readonly split: string;
+  readonly score: number;
+  readonly width: number;
+  readonly height: number;
+  readonly layers: { readonly name: string; readonly glyph: string; readonly head?: string | undefined }[];
+  readonly frames: number[][][];
+  readonly truncated: number;
+  readonly end: string;
+}
+
 /** One node of the report's tree and its detail panel. */
 export interface NodeView {
   readonly id: string;
@@ -33,9 +46,12 @@ export interface NodeView {
   readonly tokens: { readonly prompt: number; readonly completion: number };
   readonly timings: Record<string, number>;
   readonly changed: { path: string; change: string; additions: number; deletions: number }[];
-  readonly stages: { stage: string; score: number; instances: number; failed: number; durationMs: number }[];
+  /** `label`: the stage as views name it ("stage 2", never "visible": that is the headline score over stages 1 and 2). */
+  readonly stages: { stage: string; label: string; score: number; instances: number; failed: number; durationMs: number }[];
   readonly failures: { id: string; split: string; reason: string }[];
   readonly packing: PackingView | null;
+  /** The generation's best recorded episode; "omitted" when over the page's budget (evolve watch plays it). */
+  readonly episode: EpisodeView | "omitted" | null;
   readonly model: string | null;
   readonly createdAt: string;
   readonly children: number;
@@ -73,6 +89,8 @@ export interface ReportData {
     readonly selection: string | null;
     readonly createdAt: string | null;
     readonly from: string | null;
+    /** The run has a run policy (protected paths, approval rules): the tree's approval legend applies. */
+    readonly policy: boolean;
   };
   readonly best: string | null;
   readonly bestPath: string[];
@@ -85,4 +103,4 @@ export interface ReportData {
 /** Element ids in render-html.ts's markup that the page script looks up. */
 export type PageId =
   | "report-data" | "title" | "meta" | "problems" | "chart-svg" | "tree-wrap" | "tree-svg" | "scale-label"
-  | "zoom-in" | "zoom-out" | "goto" | "goto-best" | "details" | "packing" | "diff-label" | "diff";
+  | "zoom-in" | "zoom-out" | "goto" | "goto-best" | "details" | "packing" | "diff-label" | "diff" | "policy-legend" | "episode";

@@ -66,3 +66,14 @@ export const EvaluationResult = z.object({
   durationMs: z.number(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
+
+/**
+ * A stage in the words a view prints beside the headline scores: "visible" there is the mean
+ * over every visible instance (stage 1 and stage 2), so the stage of the rest of the visible
+ * instances is never labelled "visible" alone.
+ */
+export const STAGE_LABELS: Record<EvaluationStage, string> = {
+  stage1: "stage 1",
+  visible: "stage 2",
+  heldout: "held-out",
+};

@@ -18,6 +18,8 @@ export {
   type SolveCall,
   type SolveReply,
   type TaskInstance,
+  recordEpisode,
+  type EpisodeRecorder,
 } from "../evaluation/index.js";
 export { noAnswer, parseAnswer, quote, zeroScore, type AnswerCheck } from "./answers.js";
 export { seededRandom } from "../../../sandbox/src/index.js";

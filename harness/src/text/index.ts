@@ -22,3 +22,26 @@ export function oneLine(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex
   return capText(text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").trim(), max);
 }
+
+/** "1 worker", "2 workers": a count and its noun (`many` when the plural is not noun + "s"). */
+export function plural(count: number, noun: string, many = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : many}`;
+}
+
+/**
+ * The head of `text` cut at a word boundary, at most `max` characters with its "…": a live
+ * line or a summary reads "kept 2 moves…", never "kept 2 mo…". A single word longer than
+ * the room is cut inside it.
+ */
+export function capAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return "…".slice(0, max);
+  const room = max - 1;
+  const head = text.slice(0, room);
+  // The room ends where a word does: keep all of it.
+  if (/[\s,;:.!?)\]]/.test(text[room] ?? " ")) return `${head.replace(/[\s,;:.-]+$/, "")}…`;
+  const space = head.search(/\s\S*$/);
+  // A word so long that cutting before it would waste most of the room is cut inside.
+  const cut = space >= room / 3 ? head.slice(0, space) : head;
+  return `${cut.replace(/[\s,;:.-]+$/, "")}…`;
+}

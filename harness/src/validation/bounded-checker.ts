@@ -68,9 +68,13 @@ export class BoundedChecker {
     if (!this.#closed) void this.#worker().ready.catch(() => undefined);
   }
 
-  /** Stops the worker; later checks are refused. */
-  async close(): Promise<void> {
+  /**
+   * Stops the worker; later checks are refused. A check in progress finishes first, unless
+   * `now` (a command that is giving up: the check fails, and nothing waits for it).
+   */
+  async close(options: { now?: boolean } = {}): Promise<void> {
     this.#closed = true;
+    if (options.now === true) await this.#retire();
     await this.#queue;
     await this.#retire();
   }

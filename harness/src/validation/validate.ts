@@ -67,8 +67,8 @@ export interface Validator {
   readonly limits: CheckLimits;
   /** Starts the check worker now, so its warm-up overlaps other work. */
   warm(): void;
-  /** Stops the check worker (waits for a check in progress). */
-  close(): Promise<void>;
+  /** Stops the check worker (waits for a check in progress; `now`: fails it instead). */
+  close(options?: { now?: boolean }): Promise<void>;
 }
 
 const TimeoutMs = z.number().int().positive();
@@ -114,7 +114,7 @@ export function createValidator(options: { limits?: Partial<CheckLimits> } = {})
     validateStatic,
     limits: checker.limits,
     warm: () => checker.warm(),
-    close: () => checker.close(),
+    close: (options) => checker.close(options),
   };
 }
 

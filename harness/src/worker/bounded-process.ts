@@ -48,6 +48,8 @@ export class BoundedProcess<M, J = unknown> {
     // An idle process must not keep a finished command alive; a pending job's timer does.
     this.#child.unref();
     this.#child.channel?.unref();
+    // Its stderr pipe is a handle of its own: left referenced, it held every refused run open.
+    (this.#child.stderr as { unref?: () => void } | null)?.unref?.();
     this.#exited = new Promise((resolve) => this.#child.once("exit", () => resolve()));
     this.#child.on("message", (message: M) => {
       if (options.aside?.(message) !== true) this.#deliver({ kind: "message", message });

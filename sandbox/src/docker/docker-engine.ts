@@ -15,6 +15,7 @@ import { LABEL_PREFIX } from "../port/index.js";
 import { RuntimeImageSource } from "./runtime-image.js";
 import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/index.js";
 import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "../port/index.js";
+import { runtimeBaseImage } from "./host-platform.js";
 import { WarmPool } from "./warm-pool.js";
 
 /** A session id names this process, so a later start can tell whether it is alive. */
@@ -152,7 +153,12 @@ export class DockerEngine implements SandboxEngine {
   ensureRuntimeImage(options: { baseImage?: string; onProgress?: (message: string) => void } = {}): Promise<RuntimeImage> {
     // One build per process even when many callers ask at once. EVOLVE_BASE_IMAGE names a
     // registry image (with `node` on its PATH) to layer the runner on instead of scratch.
-    const baseImage = options.baseImage ?? (process.env["EVOLVE_BASE_IMAGE"] || null);
+    let baseImage: string | null;
+    try {
+      baseImage = options.baseImage ?? runtimeBaseImage();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     this.imageBuild ??= (async () => {
       const source = new RuntimeImageSource(baseImage);
       try {

@@ -3,3 +3,4 @@ export { DockerEngine, newSessionId, type DockerEngineSettings } from "./docker-
 export { containerCreateOptions, dockerLabels, workspaceVolumeOptions } from "./container-spec.js";
 export { collectImageInputs, IMAGE_NODE, RUNNER_MAIN, runnerCommand, RuntimeImageSource, transpileRunner } from "./runtime-image.js";
 export { OutputDemux } from "./output-demux.js";
+export { hostPlatform, platformName, runtimeBaseImage, SUGGESTED_BASE_IMAGE } from "./host-platform.js";

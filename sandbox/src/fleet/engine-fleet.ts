@@ -6,6 +6,7 @@
  * the sandboxes on it are lost (reported, never waited on); when it answers again its strays
  * are swept, its image checked, and it takes containers again.
  */
+import { runtimeBaseImage } from "../docker/index.js";
 import { EvolveError, Runtime } from "../../../harness/src/kernel/index.js";
 import type { FleetMember } from "./fleet-member.js";
 import { FleetSandbox, type FleetHooks } from "./fleet-sandbox.js";
@@ -104,7 +105,11 @@ export class EngineFleet implements SandboxEngine {
   }
 
   ensureRuntimeImage(options: { baseImage?: string; onProgress?: (message: string) => void } = {}): Promise<RuntimeImage> {
-    this.baseImage = options.baseImage ?? (process.env["EVOLVE_BASE_IMAGE"] || null);
+    try {
+      this.baseImage = options.baseImage ?? runtimeBaseImage();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     this.imageReady ??= this.provisionAll(options.onProgress).catch((error: unknown) => {
       this.imageReady = null;
       throw error;

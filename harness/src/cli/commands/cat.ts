@@ -1,16 +1,19 @@
 /** `evolve cat <run> <gen> <path>`: one file of a generation's snapshot. */
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { generationPaths, isSafeRelativePath, readGeneration } from "../../archive/index.js";
+import { generationPaths, isSafeRelativePath, readGeneration, readRun } from "../../archive/index.js";
 import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunArg } from "../inspect/run-arg.js";
 
+const NAMED = /^(best|latest)$/;
+
 export const cat: CliCommand = {
   name: "cat",
   summary: "print a file of a generation's agent tree (its snapshot)",
   help: `usage: evolve cat <run> <gen> <path> [--out DIR] [--json]
+  <gen>       g0007, 7, best or latest
   <path>      relative to the agent tree, e.g. task/index.ts
 ${OUT_HELP}
 ${JSON_HELP}`,
@@ -18,7 +21,9 @@ ${JSON_HELP}`,
   positionals: { min: 3, max: 3, names: "<run> <gen> <path>" },
   async run({ values, positionals, out }) {
     const dir = await resolveRunArg(positionals[0] ?? "", stringOption(values["out"]));
-    const id = resolveGenerationArg(positionals[1] ?? "", null);
+    const arg = positionals[1] ?? "";
+    // best and latest read the run's records, as show and diff do; an id or a number needs none.
+    const id = resolveGenerationArg(arg, NAMED.test(arg) ? (await readRun(dir)).generations : null);
     const path = (positionals[2] ?? "").replace(/^\.\//, "");
     if (!isSafeRelativePath(path)) throw new EvolveError("invalid_options", `'${path}' is not a path inside the agent tree`);
     const record = await readGeneration(dir, id);

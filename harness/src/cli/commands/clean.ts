@@ -1,4 +1,5 @@
 /** `evolve clean`: remove containers and volumes that evolve sessions left behind, on every engine. */
+import { plural } from "../../text/index.js";
 import type { CliCommand } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
 
@@ -15,8 +16,8 @@ ${ENGINE_HELP}`,
     try {
       const swept = await engine.sweep({ all: values["all"] === true });
       const left = await engine.countManaged();
-      out(`removed ${swept.containers} containers and ${swept.volumes} volumes`);
-      if (left.containers + left.volumes > 0) out(`${left.containers} containers and ${left.volumes} volumes of live sessions remain (use --all to remove them too)`);
+      out(`removed ${plural(swept.containers, "container")} and ${plural(swept.volumes, "volume")}`);
+      if (left.containers + left.volumes > 0) out(`${plural(left.containers, "container")} and ${plural(left.volumes, "volume")} of live sessions remain (use --all to remove them too)`);
       const unreached = engine.engines().filter((e) => e.state === "down");
       for (const e of unreached) out(`engine ${e.name} (${e.endpoint}) did not answer: nothing removed there (${e.reason ?? "unreachable"})`);
       return unreached.length > 0 ? 1 : 0;

@@ -30,9 +30,10 @@ async function engineChecks(engine: SandboxEngine, out: (line: string) => void):
       ...(gvisor ? {} : { fix: GVISOR_FIX }),
     });
     if (image instanceof Error) continue;
-    checks.push({ name: single ? "runtime image" : `image${suffix}`, ok: e.image !== null, detail: `${image.tag} (${e.image === "built" ? "built now" : e.image === "found" ? "up to date" : "not checked"}; FROM scratch, offline)` });
+    const base = process.env["EVOLVE_BASE_IMAGE"]?.trim();
+    checks.push({ name: single ? "runtime image" : `image${suffix}`, ok: e.image !== null, detail: `${image.tag} (${e.image === "built" ? "built now" : e.image === "found" ? "up to date" : "not checked"}; ${base ? `on ${base}` : "FROM scratch, offline"})` });
   }
-  if (image instanceof Error) checks.push({ name: "runtime image", ok: false, detail: image.message, fix: "read the build error above; `npx evolve doctor` retries the build" });
+  if (image instanceof Error) checks.push({ name: "runtime image", ok: false, detail: image.message, fix: (image instanceof EvolveError ? image.hint : undefined) ?? "read the build error above; `npx evolve doctor` retries the build" });
   const leftovers = await engine.countManaged();
   const any = leftovers.containers + leftovers.volumes > 0;
   checks.push({

@@ -16,5 +16,6 @@ import { resume } from "./resume.js";
 import { run } from "./run.js";
 import { show } from "./show.js";
 import { tree } from "./tree.js";
+import { watch } from "./watch.js";
 
-export const commands: CliCommand[] = [run, resume, create, check, ls, tree, show, diff, lineage, cat, pending, approve, reject, replay, report, doctor, clean];
+export const commands: CliCommand[] = [run, resume, create, check, ls, tree, show, diff, lineage, cat, watch, pending, approve, reject, replay, report, doctor, clean];

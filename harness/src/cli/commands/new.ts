@@ -4,6 +4,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
+import { UsageError } from "../usage.js";
 
 const TEMPLATES = resolve(import.meta.dirname, "../../../../templates");
 const SEED_AGENT = resolve(import.meta.dirname, "../../../../seed-agent");
@@ -50,6 +51,20 @@ async function writeAgent(dir: string, blank: boolean): Promise<string[]> {
   return files.filter((f) => f.isFile()).map((f) => relative(dir, join(f.parentPath, f.name))).sort();
 }
 
+/**
+ * What the default agent can and cannot do with a task it has never seen, said when the task
+ * is written: the seed's solve knows only the built-in tasks, so without a model or an agent
+ * of your own every instance scores 0 and nothing improves.
+ */
+export function newTaskAgentNote(task: string): string[] {
+  return [
+    `the default agent (seed-agent/) knows only the built-in tasks: on ${task} its solve throws, so every instance scores 0;`,
+    "  offline its meta agent only tunes knobs and cannot write a solver. Either give a model (--model, with OPENAI_BASE_URL),",
+    `  whose meta agent writes one from that feedback, or  evolve new agent my-agent,  add a case for "${task}" to`,
+    "  my-agent/task/index.ts, and run with --agent my-agent",
+  ];
+}
+
 export const create: CliCommand = {
   name: "new",
   summary: "write a minimal working task or agent folder to start your own from",
@@ -61,15 +76,16 @@ export const create: CliCommand = {
   positionals: { min: 2, max: 2, names: "task|agent DIR" },
   async run({ values, positionals, out }) {
     const parsed = NewArgs.safeParse({ kind: positionals[0], dir: positionals[1], blank: values["blank"] === true });
-    if (!parsed.success) throw new EvolveError("invalid_options", parsed.error.issues[0]?.message ?? "bad arguments", { hint: "see evolve new --help" });
+    if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "bad arguments");
     const { kind, blank } = parsed.data;
     const dir = resolve(parsed.data.dir);
     const shown = parsed.data.dir;
     if (kind === "task") {
-      if (blank) throw new EvolveError("invalid_options", "--blank is for `evolve new agent`");
+      if (blank) throw new UsageError("--blank is for `evolve new agent`");
       const files = await writeTask(dir);
       out(`wrote task ${basename(dir)} in ${dir}: ${files.join(", ")}`);
       out(`next: edit grader.ts and the instances, then  evolve check --task ${shown}  and  evolve run --task ${shown}`);
+      for (const line of newTaskAgentNote(basename(dir))) out(line);
       return 0;
     }
     const files = await writeAgent(dir, blank);

@@ -1,10 +1,12 @@
 /** `evolve replay <run> <gen> [--all]`: does the lineage reproduce from the archive alone? */
-import { EvolveError } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg, resolveRunArg } from "../inspect/run-arg.js";
 import { readRun } from "../../archive/index.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
+import { numberOption, usageProblem } from "../usage.js";
+
+const TOLERANCE_RULE = "a number of at least 0";
 
 export const replay: CliCommand = {
   name: "replay",
@@ -22,11 +24,10 @@ ${ENGINE_HELP}`,
   options: { out: { type: "string" }, json: { type: "boolean" }, all: { type: "boolean" }, tolerance: { type: "string" }, ...ENGINE_OPTIONS },
   positionals: { min: 2, max: 2, names: "<run> <gen>" },
   async run({ values, positionals, out }) {
+    const tolerance = numberOption(values, "tolerance", TOLERANCE_RULE) ?? 1e-9;
+    if (tolerance < 0) throw usageProblem("tolerance", TOLERANCE_RULE, values["tolerance"]);
     const { replayLineage, scoreLines, verdictLine } = await import("../../replay/index.js");
     const runDir = await resolveRunArg(positionals[0] ?? "", stringOption(values["out"]));
-    const tolText = stringOption(values["tolerance"]);
-    const tolerance = tolText === undefined ? 1e-9 : Number(tolText);
-    if (!Number.isFinite(tolerance) || tolerance < 0) throw new EvolveError("invalid_options", `--tolerance must be a non-negative number, got '${tolText ?? ""}'`);
     const contents = await readRun(runDir);
     const generation = resolveGenerationArg(positionals[1] ?? "", contents.generations);
     const json = values["json"] === true;

@@ -1,4 +1,5 @@
 /** `evolve report <run>`: (re)write the run's self-contained report.html. */
+import { ensureWritableFolder } from "../../archive/index.js";
 import { writeReport } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { printJson, stringOption } from "../inspect/load-run.js";
@@ -15,6 +16,7 @@ ${JSON_HELP}`,
   positionals: { min: 1, max: 1, names: "<run>" },
   async run({ values, positionals, out }) {
     const dir = await resolveRunArg(positionals[0] ?? "", stringOption(values["out"]));
+    await ensureWritableFolder(dir, "run");
     const started = Date.now();
     const path = await writeReport(dir);
     if (values["json"] === true) printJson(out, { path, durationMs: Date.now() - started });

@@ -10,8 +10,9 @@ export const resume: CliCommand = {
   <run>       a run id under the archive root, or the run folder's path
   --out DIR   archive root (default generations/)
 ${ENGINE_HELP}
-  Children that were in flight are redone under new ids; the selection RNG continues
-  from run.json; containers of dead sessions are removed first.`,
+  Children that were in flight were not recorded: newly selected children take their
+  places (ids go on from the last recorded one); the selection RNG continues from
+  run.json; containers of dead sessions are removed first.`,
   options: { out: { type: "string" }, ...ENGINE_OPTIONS },
   positionals: { min: 1, max: 1, names: "<run>" },
   async run({ values, positionals }) {

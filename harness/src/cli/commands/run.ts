@@ -1,20 +1,39 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
-import { EvolveError } from "../../kernel/index.js";
 import type { ProgressSink } from "../../evolution/index.js";
-import { DEFAULT_ARENA_ROUNDS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run/run-settings.js";
+import { DEFAULT_ARENA_ROUNDS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, MAX_EVALUATIONS, RunOptions } from "../../evolution/run/run-settings.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
 import { resolveTaskArg } from "../task-arg.js";
+import { whenStdoutCloses } from "../process-exit.js";
+import { numberOption, optionRule, parseOptions, UsageError, type OptionField } from "../usage.js";
 
-/** A numeric option as a number (zod checks the range), or undefined when absent. */
-export function numberOption(values: CommandInput["values"], name: string): number | undefined {
-  const raw = values[name];
-  if (raw === undefined) return undefined;
-  if (typeof raw !== "string" || !/^\d+(\.\d+)?$/.test(raw.trim())) {
-    throw new EvolveError("invalid_options", `--${name} expects a non-negative number, got ${JSON.stringify(raw)}`);
-  }
-  return Number(raw);
+/** The options of `evolve run` that hold values, and the field of RunOptions each fills. */
+const RUN_FIELDS: readonly OptionField[] = [
+  { name: "generations", path: ["generations"] },
+  { name: "workers", path: ["workers"] },
+  { name: "selection", path: ["selection"] },
+  { name: "budget-tokens", path: ["budgetTokens"] },
+  { name: "budget-usd", path: ["budgetUsd"] },
+  { name: "generation-tokens", path: ["generationTokens"] },
+  { name: "seed", path: ["seed"] },
+  { name: "runtime", path: ["runtime"] },
+  { name: "from", path: ["from"] },
+  { name: "improve-timeout", path: ["improveTimeoutMs"], seconds: true },
+  { name: "check-memory", path: ["checkMemoryMb"] },
+  { name: "check-timeout", path: ["checkTimeoutMs"], seconds: true },
+  { name: "evaluations", path: ["evaluations"] },
+  { name: "rounds", path: ["arena", "rounds"] },
+  { name: "code-population", path: ["arena", "codePopulation"] },
+  { name: "test-population", path: ["arena", "testPopulation"] },
+  { name: "tournament-every", path: ["arena", "tournamentEvery"] },
+  { name: "suite-cap", path: ["arena", "suiteCap"] },
+];
+
+/** A numeric option of `evolve run`, or undefined; text that is no number is refused with the option's rule. */
+function runNumber(values: CommandInput["values"], name: string): number | undefined {
+  const field = RUN_FIELDS.find((f) => f.name === name);
+  return numberOption(values, name, () => (field === undefined ? "a number" : optionRule(RunOptions, field)));
 }
 
 function stringOption(values: CommandInput["values"], name: string): string | undefined {
@@ -86,31 +105,33 @@ ${ENGINE_HELP}
   },
   positionals: { min: 0, max: 0, names: "" },
   async run({ values }) {
-    const improveTimeout = numberOption(values, "improve-timeout");
-    const checkTimeout = numberOption(values, "check-timeout");
+    const improveTimeout = runNumber(values, "improve-timeout");
+    const checkTimeout = runNumber(values, "check-timeout");
     const task = stringOption(values, "task");
     const raw = {
       task: task === undefined ? undefined : resolveTaskArg(task),
       agent: stringOption(values, "agent"),
       from: stringOption(values, "from"),
-      generations: numberOption(values, "generations"),
-      workers: numberOption(values, "workers"),
+      generations: runNumber(values, "generations"),
+      workers: runNumber(values, "workers"),
       selection: stringOption(values, "selection"),
       model: stringOption(values, "model"),
-      budgetTokens: numberOption(values, "budget-tokens"),
-      budgetUsd: numberOption(values, "budget-usd"),
-      generationTokens: numberOption(values, "generation-tokens"),
-      seed: numberOption(values, "seed"),
+      budgetTokens: runNumber(values, "budget-tokens"),
+      budgetUsd: runNumber(values, "budget-usd"),
+      generationTokens: runNumber(values, "generation-tokens"),
+      seed: runNumber(values, "seed"),
       out: stringOption(values, "out"),
       runtime: stringOption(values, "runtime"),
       improveTimeoutMs: improveTimeout === undefined ? undefined : Math.round(improveTimeout * 1000),
-      checkMemoryMb: numberOption(values, "check-memory"),
+      checkMemoryMb: runNumber(values, "check-memory"),
       checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
       policy: stringOption(values, "policy"),
-      evaluations: numberOption(values, "evaluations"),
+      evaluations: runNumber(values, "evaluations"),
       arena: arenaOptions(values),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+    // Every value checked against the schema startRun parses with, so a wrong one is a usage line here.
+    parseOptions(RunOptions, options, RUN_FIELDS, values);
     // The engine loads only when a command needs it: `--help` and bad options stay instant.
     const { startRun } = await import("../../evolution/index.js");
     const summary = await interruptible((signal) => startRun(options, { sink: stdoutSink(), signal, env: process.env, engine: engineConnector(values) }));
@@ -124,17 +145,17 @@ const ARENA_FLAGS = ["rounds", "code-population", "test-population", "tournament
 function arenaOptions(values: CommandInput["values"]): Record<string, number | undefined> | undefined {
   if (values["arena"] !== true) {
     const stray = ARENA_FLAGS.find((f) => values[f] !== undefined);
-    if (stray !== undefined) throw new EvolveError("invalid_options", `--${stray} applies to an arena run only`, { hint: "add --arena" });
+    if (stray !== undefined) throw new UsageError(`--${stray} applies to an arena run only: add --arena`);
     return undefined;
   }
-  if (values["generations"] !== undefined) throw new EvolveError("invalid_options", "--generations does not apply to an arena run", { hint: "an arena run makes --rounds × --code-population code children" });
+  if (values["generations"] !== undefined) throw new UsageError("--generations does not apply to an arena run: it makes --rounds × --code-population code children");
   return Object.fromEntries(
     [
-      ["rounds", numberOption(values, "rounds")],
-      ["codePopulation", numberOption(values, "code-population")],
-      ["testPopulation", numberOption(values, "test-population")],
-      ["tournamentEvery", numberOption(values, "tournament-every")],
-      ["suiteCap", numberOption(values, "suite-cap")],
+      ["rounds", runNumber(values, "rounds")],
+      ["codePopulation", runNumber(values, "code-population")],
+      ["testPopulation", runNumber(values, "test-population")],
+      ["tournamentEvery", runNumber(values, "tournament-every")],
+      ["suiteCap", runNumber(values, "suite-cap")],
     ].filter(([, v]) => v !== undefined),
   );
 }
@@ -157,9 +178,12 @@ export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // Nobody reads the progress any more (`evolve run | head`): the run stops as cleanly as on Ctrl-C, quietly.
+  const unwatch = whenStdoutCloses(() => controller.abort());
   try {
     return await work(controller.signal);
   } finally {
+    unwatch();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }

@@ -5,8 +5,8 @@ import { describeApproval, describeStatus, formatDelta, formatMs, formatScore } 
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
-import { oneLine } from "../../text/index.js";
-import { failureLabel } from "../../results/index.js";
+import { oneLine, plural } from "../../text/index.js";
+import { failureLabel, STAGE_LABELS } from "../../results/index.js";
 import { isArenaArg, showArena } from "../inspect/arena-show.js";
 
 export const show: CliCommand = {
@@ -54,7 +54,7 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   lines.push(`children  ${children.length === 0 ? "none" : children.join(" ")}`);
   if (g.summary !== null) lines.push(`summary   ${oneLine(g.summary, 200)}`);
   lines.push("");
-  lines.push("scores    visible  held-out  stage1");
+  lines.push("scores    visible  held-out  stage 1   (visible: every visible instance, stages 1 and 2)");
   lines.push(`          ${formatScore(g.scores.visible).padEnd(7)}  ${formatScore(g.scores.heldout).padEnd(8)}  ${formatScore(g.scores.stage1)}`);
   if (parent !== null) {
     lines.push(`vs parent ${formatDelta(g.scores.visible, parent.scores.visible).padEnd(7)}  ${formatDelta(g.scores.heldout, parent.scores.heldout).padEnd(8)}  ${formatDelta(g.scores.stage1, parent.scores.stage1)}`);
@@ -81,7 +81,7 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
     lines.push(`evaluation ${formatMs(g.evaluation.durationMs)} (candidate compute ${formatMs(g.evaluation.computeMs)}), stage 1 ${g.evaluation.passedStage1 ? "passed" : "not passed"}`);
     for (const stage of g.evaluation.stages) {
       const failed = stage.instances.filter((i) => i.error !== null || i.score === 0);
-      lines.push(`  ${stage.stage.padEnd(8)} score ${formatScore(stage.score)}  ${stage.instances.length} instances, ${failed.length} failed  ${formatMs(stage.durationMs)}`);
+      lines.push(`  ${STAGE_LABELS[stage.stage].padEnd(8)} score ${formatScore(stage.score)}  ${plural(stage.instances.length, "instance")}, ${failed.length} failed  ${formatMs(stage.durationMs)}`);
       for (const i of failed.slice(0, 10)) lines.push(`    ✗ ${i.id} (${i.split}): ${oneLine(i.error ?? i.feedback, 160)}`);
       if (failed.length > 10) lines.push(`    … ${failed.length - 10} more`);
     }
@@ -94,7 +94,7 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   lines.push(`snapshot  ${g.snapshotHash ?? "none"}  seed ${g.seed}`);
   if (g.evaluateCalls !== undefined) {
     const e = g.evaluateCalls;
-    lines.push(`self-test ${e.calls} ctx.evaluate calls (${e.counted} counted), ${e.containers} containers, ${formatMs(e.durationMs)}`);
+    lines.push(`self-test ${plural(e.calls, "ctx.evaluate call")} (${e.counted} counted), ${plural(e.containers, "container")}, ${formatMs(e.durationMs)}`);
   }
   if (g.engines !== undefined) lines.push(`engines   ${Object.entries(g.engines).map(([phase, engines]) => `${phase} ${engines.join(", ")}`).join("; ")}`);
   return lines;

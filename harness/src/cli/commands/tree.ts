@@ -1,4 +1,5 @@
 /** `evolve tree <run>`: the archive as a tree, the best path highlighted on a terminal. */
+import { plural } from "../../text/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenCounts } from "../../archive/index.js";
 import { bestGeneration } from "../../archive/index.js";
@@ -55,11 +56,11 @@ ${JSON_HELP}`,
     const arena = await readArena(run.dir);
     if (arena.rounds.length > 0) {
       out("");
-      out(`arena: ${arena.rounds.length} rounds, ${arena.testers.length} test generations (evolve show ${positionals[0] ?? ""} arena has the suite); a generation's visible score includes the suite of its round`);
+      out(`arena: ${plural(arena.rounds.length, "round")}, ${plural(arena.testers.length, "test generation")} (evolve show ${positionals[0] ?? ""} arena has the suite); a generation's visible score includes the suite of its round`);
       for (const line of arenaLines(arenaRounds(arena.rounds, arena.testers))) out(line);
       out("");
     }
-    out(`${gens.length} generations, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${duplicates > 0 ? `, ${duplicates} duplicates` : ""}${pending}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
+    out(`${plural(gens.length, "generation")}, ${gens.filter((g) => g.status.kind === "invalid").length} invalid${duplicates > 0 ? `, ${duplicates} duplicates` : ""}${pending}; best ${best === null ? "—" : `${best.id} (visible ${formatScore(best.scores.visible)}, held-out ${formatScore(best.scores.heldout)})`}`);
     return 0;
   },
 };

@@ -28,5 +28,9 @@ export function resolveGenerationArg(arg: string, generations: readonly Generati
     if (picked === null) throw new EvolveError("unknown_generation", arg === "best" ? "the run has no valid scored generation" : "the run has no generation");
     return picked.id;
   }
-  throw new EvolveError("unknown_generation", `'${arg}' is not a generation (write g0007, 7, best or latest)`);
+  if (arg === "best" || arg === "latest") {
+    // Only commands that decide on one child refuse them: "best" would name another child as the run goes on.
+    throw new EvolveError("unknown_generation", `'${arg}' names a different child as the run goes on; name the one you mean (g0007 or 7)`);
+  }
+  throw new EvolveError("unknown_generation", `'${arg}' is not a generation (write ${generations === null ? "g0007 or 7" : "g0007, 7, best or latest"})`);
 }

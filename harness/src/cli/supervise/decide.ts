@@ -8,6 +8,7 @@
 import { userInfo } from "node:os";
 import {
   DECISION_SCHEMA_VERSION,
+  ensureWritableFolder,
   MAX_NOTE_CHARS,
   readGeneration,
   readRunRecord,
@@ -49,6 +50,8 @@ export async function decide(request: DecisionRequest): Promise<{ runDir: string
     throw new EvolveError("invalid_options", `the ${request.verdict === "approved" ? "note" : "reason"} has ${request.note.length} characters; at most ${MAX_NOTE_CHARS}`);
   }
   const runDir = await resolveRunArg(request.run, request.out);
+  // A decision that could not be written is no decision: said before anything is judged.
+  await ensureWritableFolder(runDir, "run");
   // Ids and numbers only: "best" or "latest" would name a different child as the run goes on.
   const id = resolveGenerationArg(request.generation, null);
   const record = await readGeneration(runDir, id);

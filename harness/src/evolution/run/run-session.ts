@@ -65,7 +65,8 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   });
   const sweeper = sweepWhenAborted(ctx);
   const load = ctx.engines.recording ? () => formatEngineLoad(engine.engines()) : null;
-  const progress = new Progress(inputs.sink, run.config.generations, records, { supervised: hasApprovalRules(run.policy), load });
+  const context = { task: run.config.task.name, offline: !inputs.llm.setup.available };
+  const progress = new Progress(inputs.sink, run.config.generations, records, { supervised: hasApprovalRules(run.policy), load, context });
   const unwatch = logEngineHealth(engine, writer, progress);
   for (const problem of contents.problems) progress.note(`warning: skipped unreadable record ${problem.path}: ${problem.reason}`);
   // Pending children recorded before a resume stay pending (they are records, not redone);
@@ -129,6 +130,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     model: run.config.model,
     wallMs: Date.now() - started,
     report,
+    task: run.config.task.name,
   });
   for (const line of formatSummary(summary)) inputs.sink.write(`${line}\n`);
   return summary;

@@ -7,10 +7,11 @@ import { hostname } from "node:os";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { type EngineConnector, type SandboxEngine } from "../../../../sandbox/src/index.js";
-import { EvolveError, type Runtime } from "../../kernel/index.js";
+import { runtimeBaseImage, type EngineConnector, type SandboxEngine } from "../../../../sandbox/src/index.js";
+import { EvolveError, type ModelProbe, type Runtime } from "../../kernel/index.js";
 import {
   ArchiveWriter,
+  ensureWritableFolder,
   generationPaths,
   lineageOf,
   readGeneration,
@@ -22,17 +23,19 @@ import {
   type RunRecord,
 } from "../../archive/index.js";
 import type { Task } from "../../evaluation/index.js";
-import { resolveLlmSetup, type LlmPort } from "../../llm/index.js";
+import { resolveLlmSetup, type LlmPort, type LlmSetup } from "../../llm/index.js";
 import { approvalCleared, readRunPolicy, type RunPolicy } from "../../supervision/index.js";
 import { readRun } from "../../archive/index.js";
 import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../../validation/index.js";
-import { probeForRun, probeLine } from "./model-probe-step.js";
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "../view/index.js";
 import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-settings.js";
 import { executeRun } from "./run-session.js";
+import { StartUp } from "./start-up.js";
+import { plural } from "../../text/index.js";
 import type { RunSummary } from "../view/index.js";
+import { probeForRun, probeLine } from "./model-probe-step.js";
 
 /** The outside world of a run: where progress goes, Ctrl-C, the environment (LLM settings). */
 export interface RunIo {
@@ -59,6 +62,12 @@ export async function engineOf(io: RunIo, runtime: Runtime): Promise<SandboxEngi
   return io.engine({ runtime, warmPoolDefault: DEFAULT_WARM_POOL, onNote: (line) => io.sink.write(`${line}\n`) });
 }
 
+/** The engines as engineOf gives them; closed if the start fails when this process connected them (not when handed in). */
+export function connectOwned(startUp: StartUp, io: RunIo, runtime: Runtime): Promise<SandboxEngine> {
+  const connecting = engineOf(io, runtime);
+  return typeof io.engine === "function" ? startUp.ownLater(connecting, (e) => e.close()) : connecting;
+}
+
 function workersGiven(raw: unknown): boolean {
   return typeof raw === "object" && raw !== null && (raw as { workers?: unknown }).workers !== undefined;
 }
@@ -66,7 +75,7 @@ function workersGiven(raw: unknown): boolean {
 /** Starts a new run and executes it to its end. */
 export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const parsed = RunOptions.safeParse(raw);
-  if (!parsed.success) throw new EvolveError("invalid_options", `invalid run options:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new EvolveError("invalid_options", `invalid run options: ${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, " ")}`);
   const options = parsed.data;
   const root = resolve(options.out);
   const llmSetup = resolveLlmSetup(io.env, options.model === null ? {} : { model: options.model });
@@ -75,34 +84,79 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
       hint: "use --budget-tokens for this model",
     });
   }
+  // Before anything starts: a host that cannot make the runtime image (macOS or Windows without
+  // EVOLVE_BASE_IMAGE) and a folder that cannot take the run are said in words, not met later.
+  if (typeof io.engine === "function") runtimeBaseImage(io.env);
+  await ensureWritableFolder(root, "new-run");
   // Read before anything starts: a policy with a misspelt key must not become a run without it.
   const policy = options.policy === null ? null : await readRunPolicy(resolve(options.policy));
   const origin = options.from === null ? null : await resolveOrigin(options.from, root);
   const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
   const agentDir = origin?.snapshotDir ?? resolve(options.agent);
 
-  const validator = createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } });
-  validator.warm();
-  const task = await preflightRun(taskDir, agentDir, validator);
-  const arena = options.arena === null ? undefined : arenaSettings(options.arena);
-  if (arena !== undefined) preflightArena(task, agentDir);
-  if (arena !== undefined) options.generations = arena.rounds * arena.codePopulation;
+  // The check worker and the engines are closed on every way out until the run owns them.
+  const startUp = new StartUp(io.signal);
+  return startUp.guard(async () => {
+    const validator = startUp.own(createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } }), (v) => v.close({ now: true }));
+    validator.warm();
+    // The engines connect while the task and agent are checked: an engine that is not there is said at once.
+    const connecting = connectOwned(startUp, io, options.runtime);
+    const [task, engine] = await startUp.step(Promise.all([preflightRun(taskDir, agentDir, validator), connecting]));
+    const arena = options.arena === null ? undefined : arenaSettings(options.arena);
+    if (arena !== undefined) preflightArena(task, agentDir);
+    if (arena !== undefined) options.generations = arena.rounds * arena.codePopulation;
+    if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
+    const swept = await startUp.step(engine.sweep());
+    if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${plural(swept.containers, "container")} and ${plural(swept.volumes, "volume")} left by dead sessions\n`);
+    // Built (or found) before the run folder exists: an image that cannot be built records no run.
+    await startUp.step(engine.ensureRuntimeImage());
+    const llmProbe = await startUp.step(probeForRun(llmSetup, io.port, options.budgetTokens, io.signal));
+    const record = await runRecordOf({ options, task, agentDir, llmSetup, origin, policy, llmProbe, ...(arena === undefined ? {} : { arena }) });
+    const writer = await ArchiveWriter.create(root, record);
+    await writer.appendEvent({ type: "started", at: record.createdAt, run: record.id, pid: process.pid, host: hostname() });
+    io.sink.write(
+      `run ${record.id}: task ${task.manifest.name}, ${arena === undefined ? `${plural(options.generations, "generation")}` : `arena ${describeArena(arena)}`}, ${plural(options.workers, "worker")}, ` +
+        `${arena === undefined ? `selection ${options.selection}, ` : ""}${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
+        `archive ${writer.runDir}\n` +
+        (policy === null ? "" : `policy: ${describePolicy(policy)}\n`) +
+        (llmProbe === null ? "" : `${probeLine(llmProbe)}\n`),
+    );
+    startUp.handOver();
+    return executeRun({
+      writer,
+      task,
+      engine,
+      validator,
+      llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
+      seedDir: agentDir,
+      signal: io.signal,
+      sink: io.sink,
+      ...(io.session === undefined ? {} : { session: io.session }),
+    });
+  });
+}
 
-  const engine = await engineOf(io, options.runtime);
-  if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
-  const swept = await engine.sweep();
-  if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${swept.containers} containers and ${swept.volumes} volumes left by dead sessions\n`);
-
-  const llmProbe = await probeForRun(llmSetup, io.port, options.budgetTokens, io.signal);
+/** run.json of a new run. */
+async function runRecordOf(parts: {
+  options: RunOptions;
+  task: Task;
+  agentDir: string;
+  llmSetup: LlmSetup;
+  origin: { from: RunOrigin } | null;
+  policy: RunPolicy | null;
+  llmProbe: ModelProbe | null;
+  arena?: ArenaSettings;
+}): Promise<RunRecord> {
+  const { options, task, llmSetup, origin, policy, llmProbe, arena } = parts;
   const now = new Date().toISOString();
-  const record: RunRecord = {
+  return {
     schemaVersion: RUN_SCHEMA_VERSION,
     id: options.runId ?? newRunId(),
     createdAt: now,
     updatedAt: now,
     config: {
       task: { name: task.manifest.name, dir: task.dir },
-      agentDir,
+      agentDir: parts.agentDir,
       generations: options.generations,
       workers: options.workers,
       selection: options.selection,
@@ -128,26 +182,6 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     status: "running",
     rng: null,
   };
-  const writer = await ArchiveWriter.create(root, record);
-  await writer.appendEvent({ type: "started", at: now, run: record.id, pid: process.pid, host: hostname() });
-  io.sink.write(
-    `run ${record.id}: task ${task.manifest.name}, ${arena === undefined ? `${options.generations} generations` : `arena ${describeArena(arena)}`}, ${options.workers} workers, ` +
-      `${arena === undefined ? `selection ${options.selection}, ` : ""}${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
-      `archive ${writer.runDir}\n` +
-      (policy === null ? "" : `policy: ${describePolicy(policy)}\n`) +
-      (llmProbe === null ? "" : `${probeLine(llmProbe)}\n`),
-  );
-  return executeRun({
-    writer,
-    task,
-    engine,
-    validator,
-    llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
-    seedDir: agentDir,
-    signal: io.signal,
-    sink: io.sink,
-    ...(io.session === undefined ? {} : { session: io.session }),
-  });
 }
 
 /** `--from RUN/GEN`: that generation's snapshot, its task, and the lineage recorded in run.json. */
@@ -180,8 +214,8 @@ function arenaSettings(options: ArenaOptions): ArenaSettings {
 }
 
 function describeArena(arena: ArenaSettings): string {
-  const shape = arena.mode === "duel" ? "duel" : `populations ${arena.codePopulation} code, ${arena.testPopulation} tests, best kept every ${arena.tournamentEvery} rounds`;
-  return `${shape}, ${arena.rounds} rounds, suite cap ${arena.suiteCap}`;
+  const shape = arena.mode === "duel" ? "duel" : `populations ${arena.codePopulation} code, ${arena.testPopulation} tests, best kept every ${plural(arena.tournamentEvery, "round")}`;
+  return `${shape}, ${plural(arena.rounds, "round")}, suite cap ${arena.suiteCap}`;
 }
 
 /** An arena needs the task's oracle and a tester in the agent tree: said before anything starts. */

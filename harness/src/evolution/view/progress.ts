@@ -8,6 +8,8 @@ import type { GenerationRecord } from "../../archive/index.js";
 import { formatScore } from "../../report/index.js";
 import { failureLabel } from "../../results/index.js";
 import { approvalState } from "../../supervision/index.js";
+import { capAtWord, plural } from "../../text/index.js";
+import { describeStuck, graderErrorCount, graderErrors, stuckStart, type DiagnosisContext } from "./run-diagnosis.js";
 
 /** Where progress goes; `isTTY` selects the live line. */
 export interface ProgressSink {
@@ -26,6 +28,8 @@ interface Counters {
   best: number | null;
   tokens: number;
   costUsd: number | null;
+  /** Instances the grader threw on (or answered malformed). */
+  graderErrors: number;
 }
 
 /** Live progress of one run (of this process: ETA counts only what it did). */
@@ -40,18 +44,26 @@ export class Progress {
   #timer: NodeJS.Timeout | null = null;
 
   readonly #load: (() => string) | null;
+  /** The task and whether a model rewrites code, for the words about a start that fails everywhere. */
+  readonly #context: DiagnosisContext | null;
+  /** "g0000 fails every instance: <reason>" while that holds; null otherwise. */
+  #stuck: string | null = null;
+  #graderErrorSaid = false;
 
   /**
    * `previous` are the children already recorded (a resumed run). `supervised`: the run's
    * policy has approval rules, so the live line counts pending children; `load` describes
    * the engines' load (several engines).
    */
-  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[], options: { supervised?: boolean; load?: (() => string) | null } = {}) {
+  constructor(sink: ProgressSink, total: number, previous: readonly GenerationRecord[], options: { supervised?: boolean; load?: (() => string) | null; context?: DiagnosisContext } = {}) {
     this.#load = options.load ?? null;
+    this.#context = options.context ?? null;
     this.#sink = sink;
     this.#supervised = options.supervised ?? false;
-    this.#counters = { total, done: 0, valid: 0, invalid: 0, duplicates: 0, running: 0, best: null, tokens: 0, costUsd: 0 };
+    this.#counters = { total, done: 0, valid: 0, invalid: 0, duplicates: 0, running: 0, best: null, tokens: 0, costUsd: 0, graderErrors: 0 };
     for (const record of previous) this.#count(record);
+    const start = previous.find((r) => r.parent === null);
+    if (start !== undefined) this.#watchStart(start, false);
     this.#counters.done = previous.filter((r) => r.parent !== null).length;
     if (sink.isTTY) {
       this.#timer = setInterval(() => this.#draw(), 1_000);
@@ -85,6 +97,28 @@ export class Progress {
     }
     this.#count(record);
     this.#print(describeRecord(record, this.#counters));
+    this.#sayGraderErrors(record);
+    if (record.parent === null) this.#watchStart(record, true);
+    else if (this.#stuck !== null && record.status.kind === "valid" && (record.scores.visible ?? 0) > 0) this.#stuck = null;
+  }
+
+  /** The first grader error of the run, in words (later ones are counted on the live line and in the summary). */
+  #sayGraderErrors(record: GenerationRecord): void {
+    if (this.#graderErrorSaid) return;
+    const errors = graderErrors([record]);
+    if (errors === null) return;
+    this.#graderErrorSaid = true;
+    this.#print(`${record.id}: ${plural(errors.instances, "instance")} scored 0 because the grader failed (${errors.example.instance}: ${errors.example.reason}); fix grader.ts, evolve check tries stand-in answers only`);
+  }
+
+  /** Generation 0 failing every visible instance the same way: said once in full, then kept on the live line. */
+  #watchStart(record: GenerationRecord, say: boolean): void {
+    const stuck = this.#context === null ? null : stuckStart(record, this.#context);
+    if (stuck === null) return;
+    this.#stuck = `${stuck.generation} scores 0 everywhere: ${capAtWord(stuck.reason, 60)}`;
+    if (!say) return;
+    this.#print(describeStuck(stuck));
+    this.#print(`  what to do: ${stuck.advice}`);
   }
 
   /** A pending child was approved or rejected (by a person, or by the timeout). */
@@ -94,7 +128,7 @@ export class Progress {
     this.#pending.delete(record.id);
     const c = this.#counters;
     if (decision.verdict === "approved" && record.scores.visible !== null && (c.best === null || record.scores.visible > c.best)) c.best = record.scores.visible;
-    const note = decision.note === null ? "" : `: ${decision.note.slice(0, 160)}`;
+    const note = decision.note === null ? "" : `: ${capAtWord(decision.note, 160)}`;
     this.#print(`${record.id} ${decision.verdict} by ${decision.by}${note}`);
   }
 
@@ -114,7 +148,9 @@ export class Progress {
     const cost = c.costUsd === null ? "cost ?" : `$${c.costUsd.toFixed(4)}`;
     const pending = this.#supervised ? ` pending ${this.#pending.size}` : "";
     const engines = this.#load === null ? "" : ` | engines ${this.#load()}`;
-    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid}${c.duplicates > 0 ? ` dup ${c.duplicates}` : ""}${pending} | ${c.tokens} tokens ${cost}${engines} | ${formatDuration(elapsed)} elapsed, ETA ${eta}`;
+    const graderErrors = c.graderErrors > 0 ? ` | grader errors ${c.graderErrors}` : "";
+    const stuck = this.#stuck === null ? "" : ` | ${this.#stuck}`;
+    return `[${c.done}/${c.total}] running ${c.running} | best ${formatScore(c.best)} | valid ${c.valid} invalid ${c.invalid}${c.duplicates > 0 ? ` dup ${c.duplicates}` : ""}${pending}${graderErrors} | ${c.tokens} tokens ${cost}${engines} | ${formatDuration(elapsed)} elapsed, ETA ${eta}${stuck}`;
   }
 
   #count(record: GenerationRecord): void {
@@ -129,6 +165,7 @@ export class Progress {
     } else if (record.status.kind === "duplicate") c.duplicates++;
     else if (record.parent !== null) c.invalid++;
     c.tokens += record.tokens.prompt + record.tokens.completion;
+    c.graderErrors += graderErrorCount(record);
     c.costUsd = c.costUsd === null || record.costUsd === null ? null : c.costUsd + record.costUsd;
   }
 
@@ -151,11 +188,11 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
   const head = record.parent === null ? `${record.id} (seed)` : `${record.id} <- ${record.parent} [${c.done}/${c.total}]`;
   const seconds = `${((record.timings.total ?? 0) / 1000).toFixed(1)} s`;
   if (record.status.kind === "invalid") {
-    return `${head} invalid at ${failureLabel(record.status)} - ${record.status.message.slice(0, 160)} (${seconds})`;
+    return `${head} invalid at ${failureLabel(record.status)} - ${capAtWord(record.status.message, 160)} (${seconds})`;
   }
   if (record.status.kind === "duplicate") return `${head} duplicate of ${record.status.of}: the same tree, not evaluated again (${seconds})`;
-  const summary = record.summary === null ? "" : ` - ${record.summary.slice(0, 120)}`;
-  const waits = record.approval === undefined ? "" : `, waits for approval (${record.approval.reasons.join("; ").slice(0, 160)})`;
+  const summary = record.summary === null ? "" : ` - ${capAtWord(record.summary, 120)}`;
+  const waits = record.approval === undefined ? "" : `, waits for approval (${capAtWord(record.approval.reasons.join("; "), 160)})`;
   return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)}${waits} (${seconds})${summary}`;
 }
 

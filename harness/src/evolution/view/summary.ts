@@ -5,6 +5,7 @@ import { formatScore } from "../../report/index.js";
 import { approvalState } from "../../supervision/index.js";
 import { formatDuration } from "./progress.js";
 import type { LoopEnd } from "../context/index.js";
+import { diagnose, diagnosisLines, type DiagnosisContext, type RunDiagnosis } from "./run-diagnosis.js";
 
 /** What a finished (or stopped) run amounts to. */
 export interface RunSummary {
@@ -27,18 +28,21 @@ export interface RunSummary {
   approvals: { pending: number; approved: number; rejected: number } | null;
   /** The HTML report, or null when none was written (with the reason). */
   report: { path: string } | { path: null; reason: string };
+  /** Why the run could not improve, when the records say (a start that fails everywhere, grader errors). */
+  diagnosis: RunDiagnosis;
 }
 
 /** Summarises the records of a run. */
 export function summarise(
   records: readonly GenerationRecord[],
-  info: Pick<RunSummary, "runId" | "runDir" | "end" | "requested" | "model" | "wallMs" | "report">,
+  info: Pick<RunSummary, "runId" | "runDir" | "end" | "requested" | "model" | "wallMs" | "report"> & { task?: string },
 ): RunSummary {
+  const { task, ...shown } = info;
   const children = records.filter((r) => r.parent !== null);
   let costUsd: number | null = 0;
   for (const r of records) costUsd = costUsd === null || r.costUsd === null ? null : costUsd + r.costUsd;
   return {
-    ...info,
+    ...shown,
     children: children.length,
     valid: children.filter((r) => r.status.kind === "valid").length,
     invalid: children.filter((r) => r.status.kind === "invalid").length,
@@ -48,6 +52,7 @@ export function summarise(
     tokens: records.reduce((s, r) => s + r.tokens.prompt + r.tokens.completion, 0),
     costUsd,
     approvals: countApprovals(records),
+    diagnosis: diagnose(records, { task: task ?? "the task", offline: info.model === null } satisfies DiagnosisContext),
   };
 }
 
@@ -92,6 +97,7 @@ export function formatSummary(s: RunSummary): string[] {
     const { pending, approved, rejected } = s.approvals;
     lines.push(`approval: ${pending} pending${pending > 0 ? ` (evolve pending ${s.runId})` : ""}, ${approved} approved, ${rejected} rejected`);
   }
+  lines.push(...diagnosisLines(s.diagnosis, s.runId));
   const cost = s.costUsd === null ? "cost unknown (no price for the model)" : `$${s.costUsd.toFixed(4)}`;
   lines.push(`llm: ${s.model === null ? "offline strategy (no LLM)" : `model ${s.model}`}, ${s.tokens} tokens, ${cost}`);
   lines.push(`archive: ${s.runDir}`);

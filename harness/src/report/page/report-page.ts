@@ -3,14 +3,14 @@
  * against the DOM library by this folder's tsconfig.json, its types stripped at report time
  * (page-script.ts) and inlined into the page. Rules it keeps: agent-written strings reach
  * the DOM only through textContent or attribute setters, never innerHTML; numbers are
- * checked before they become SVG geometry. It may import types only: nothing of it but its
- * own text reaches the page.
+ * checked before they become SVG geometry. It may import types, and the other files of this
+ * folder (page-script.ts bundles them): nothing of the host reaches the page.
  */
 import type { NodeView, PackingView, PageId, ReportData } from "../report-view.js";
+import { DASH, el, num, score, svg } from "./dom.js";
+import { drawEpisode } from "./episode-view.js";
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const STAGE_MARK: ReadonlyMap<string, string> = new Map([["policy", "P"], ["compile", "C"], ["signature", "S"], ["import", "I"], ["self_modify", "M"], ["extract", "E"]]);
-const DASH = "\u2014";
 /** The mark on a node that waits for, or got, a person's decision (run policy). */
 const APPROVAL_MARK: ReadonlyMap<string, string> = new Map([["pending", "?"], ["approved", "\u2713"], ["rejected", "\u00d7"]]);
 
@@ -25,28 +25,6 @@ function svgById(id: PageId): SVGSVGElement {
   const found = byDomId(id);
   if (!(found instanceof SVGSVGElement)) throw new Error(`report page: #${id} is not an <svg>`);
   return found;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string | number | null, cls?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls !== undefined) e.className = cls;
-  return e;
-}
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Readonly<Record<string, string | number>> = {}): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
-
-/** A finite number: the only thing allowed to become geometry or a formatted score. */
-function num(x: unknown): x is number {
-  return typeof x === "number" && Number.isFinite(x);
-}
-
-function score(x: number | null | undefined): string {
-  return num(x) ? x.toFixed(4) : DASH;
 }
 
 /** A node's status in words, as the CLI says it (describeStatus). */
@@ -107,7 +85,7 @@ const meta = [
   `status ${run.status || "?"}`,
   `seed ${run.seed === null ? "?" : run.seed}`,
   `selection ${run.selection || "?"}`,
-  `${nodes.length} generations`,
+  `${nodes.length} generation${nodes.length === 1 ? "" : "s"}`,
   `${nodes.filter((n) => !n.valid && n.duplicateOf === null).length} invalid`,
   `${nodes.filter((n) => n.duplicateOf !== null).length} duplicates`,
   ...(nodes.some((n) => n.approval !== null) ? [`${nodes.filter((n) => n.approval === "pending").length} pending approval`] : []),
@@ -115,6 +93,8 @@ const meta = [
 ];
 if (run.from) meta.push(`branched from ${run.from}`);
 byDomId("meta").textContent = meta.join(" \u00b7 ");
+// The approval marks mean something only under a run policy.
+byDomId("policy-legend").hidden = !run.policy;
 if (data.problems.length > 0) {
   const pr = byDomId("problems");
   pr.appendChild(el("div", `${data.problems.length} unreadable record(s), left out:`));
@@ -144,9 +124,14 @@ for (const root of roots) {
   }
 }
 const treeSvg = svgById("tree-svg");
-let zoom = 1;
 const baseW = PAD * 2 + maxDepth * DX + 60;
 const baseH = PAD * 2 + Math.max(1, nextRow) * DY;
+/** The zoom at which the tree fills its pane's width (a small tree drawn larger, up to 2×; a wide one scrolls). */
+function fitZoom(): number {
+  const room = byDomId("tree-wrap").clientWidth - 4;
+  return room > 0 ? Math.max(1, Math.min(2, room / baseW)) : 1;
+}
+let zoom = fitZoom();
 function applyZoom(): void {
   treeSvg.setAttribute("width", String(Math.round(baseW * zoom)));
   treeSvg.setAttribute("height", String(Math.round(baseH * zoom)));
@@ -242,10 +227,17 @@ function drawChart(): (id: string) => void {
     host.appendChild(t);
   }
   const own = svg("g");
+  // Big enough to see and to click (the whole chart also selects the nearest generation).
+  const dotR = Math.max(2.5, Math.min(5, (W - L - RR) / n / 3));
   s.forEach((p, i) => {
-    if (num(p.own.visible)) own.appendChild(svg("circle", { cx: X(i), cy: Y(p.own.visible), r: 1.6, class: "own" }));
+    if (!num(p.own.visible)) return;
+    const dot = svg("circle", { cx: X(i), cy: Y(p.own.visible), r: dotR, class: "own" });
+    dot.setAttribute("data-id", p.id);
+    const title = svg("title");
+    title.textContent = `${p.id}  visible ${score(p.own.visible)}`;
+    dot.appendChild(title);
+    own.appendChild(dot);
   });
-  host.appendChild(own);
   const line = (get: (p: (typeof s)[number]) => number | null, cls: string): void => {
     let d = "";
     let pen = false;
@@ -266,8 +258,15 @@ function drawChart(): (id: string) => void {
   line((p) => p.best.visible, "s-best-visible");
   const cursor = svg("line", { x1: -10, x2: -10, y1: T, y2: H - B, class: "cursor" });
   host.appendChild(cursor);
+  // Drawn last, so a dot is on top of the lines and gets the click.
+  host.appendChild(own);
   const index = new Map(s.map((p, i) => [p.id, i]));
   host.addEventListener("click", (ev) => {
+    const hit = ev.target instanceof Element ? ev.target.getAttribute("data-id") : null;
+    if (hit !== null && byId.has(hit)) {
+      select(hit);
+      return;
+    }
     const rect = host.getBoundingClientRect();
     const x = (ev.clientX - rect.left) * (W / rect.width);
     const point = s[Math.round(((x - L) / (W - L - RR)) * n)];
@@ -409,7 +408,7 @@ function select(id: string): void {
   row(t, "model", n.model === null ? "offline" : n.model);
   const timings = Object.entries(n.timings).map(([k, v]) => `${k} ${ms(v)}`).join(", ");
   row(t, "timings", timings || DASH);
-  for (const s of n.stages) row(t, `eval ${s.stage}`, `${score(s.score)}  ${s.instances} instances, ${s.failed} failed, ${ms(s.durationMs)}`);
+  for (const s of n.stages) row(t, `eval ${s.label}`, `${score(s.score)}  ${s.instances} instance${s.instances === 1 ? "" : "s"}, ${s.failed} failed, ${ms(s.durationMs)}`);
   row(t, "changed", n.changed.length > 0 ? n.changed.map((f) => `${f.path} (${f.change} +${f.additions} \u2212${f.deletions})`).join(", ") : "nothing");
   row(t, "created", n.createdAt);
   d.appendChild(t);
@@ -422,6 +421,7 @@ function select(id: string): void {
   const packHost = byDomId("packing");
   if (data.run.task === "circle-packing" || n.packing !== null) drawPacking(packHost, n.packing);
   else packHost.textContent = "";
+  drawEpisode(byDomId("episode"), n.episode, n.id);
   const diffHost = byDomId("diff");
   byDomId("diff-label").textContent = `diff of ${n.id} against ${n.parent === null ? "the empty tree" : n.parent}`;
   const patch = n.diff === "embedded" ? loadDiff(n.id) : null;
