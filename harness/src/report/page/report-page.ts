@@ -199,84 +199,113 @@ byDomId("goto-best").addEventListener("click", () => {
 });
 
 // ---- chart ----------------------------------------------------------------------------
-/** Draws the score chart; returns the function that moves its cursor to a generation. */
-function drawChart(): (id: string) => void {
+/** The chart's frame: its size and the mapping from (generation index, score) to the picture. */
+interface ChartFrame {
+  W: number;
+  H: number;
+  L: number;
+  B: number;
+  T: number;
+  RR: number;
+  n: number;
+  /** The score range drawn: 0 to 1, or wider when a score lies outside. */
+  lo: number;
+  hi: number;
+  X(i: number): number;
+  Y(v: number): number;
+}
+
+function chartFrame(): ChartFrame {
   const s = data.series;
-  const host = svgById("chart-svg");
   const W = 900, H = 220, L = 40, B = 22, T = 8, RR = 10;
-  host.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const vals = s.flatMap((p) => [p.best.visible, p.best.heldout, p.median.visible, p.median.heldout, p.own.visible].filter(num));
   const lo = Math.min(0, ...vals);
   const hi = Math.max(1, ...vals);
   const n = Math.max(1, s.length - 1);
-  const X = (i: number): number => L + (W - L - RR) * (i / n);
-  const Y = (v: number): number => T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1));
+  return { W, H, L, B, T, RR, n, lo, hi, X: (i) => L + (W - L - RR) * (i / n), Y: (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1)) };
+}
+
+/** The grid, the axes and their labels. */
+function drawAxes(host: SVGSVGElement, f: ChartFrame): void {
+  const s = data.series;
   for (let k = 0; k <= 4; k++) {
-    const v = lo + ((hi - lo) * k) / 4;
-    host.appendChild(svg("line", { x1: L, x2: W - RR, y1: Y(v), y2: Y(v), class: "grid" }));
-    const lab = svg("text", { x: 2, y: Y(v) + 3 });
+    const v = f.lo + ((f.hi - f.lo) * k) / 4;
+    host.appendChild(svg("line", { x1: f.L, x2: f.W - f.RR, y1: f.Y(v), y2: f.Y(v), class: "grid" }));
+    const lab = svg("text", { x: 2, y: f.Y(v) + 3 });
     lab.textContent = v.toFixed(2);
     host.appendChild(lab);
   }
-  host.appendChild(svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }));
-  host.appendChild(svg("line", { x1: L, x2: W - RR, y1: H - B, y2: H - B, class: "axis" }));
+  host.appendChild(svg("line", { x1: f.L, x2: f.L, y1: f.T, y2: f.H - f.B, class: "axis" }));
+  host.appendChild(svg("line", { x1: f.L, x2: f.W - f.RR, y1: f.H - f.B, y2: f.H - f.B, class: "axis" }));
   const step = Math.max(1, Math.ceil(s.length / 10));
   for (let j = 0; j < s.length; j += step) {
-    const t = svg("text", { x: X(j) - 10, y: H - 6 });
+    const t = svg("text", { x: f.X(j) - 10, y: f.H - 6 });
     t.textContent = s[j]?.id ?? "";
     host.appendChild(t);
   }
-  const own = svg("g");
-  // Big enough to see and to click (the whole chart also selects the nearest generation).
-  const dotR = Math.max(2.5, Math.min(5, (W - L - RR) / n / 3));
-  s.forEach((p, i) => {
+}
+
+/** One series as a path, broken where it has no value. */
+function drawSeries(host: SVGSVGElement, f: ChartFrame, get: (p: (typeof data.series)[number]) => number | null, cls: string): void {
+  let d = "";
+  let pen = false;
+  data.series.forEach((p, i) => {
+    const v = get(p);
+    if (!num(v)) {
+      pen = false;
+      return;
+    }
+    d += `${pen ? "L" : "M"}${f.X(i).toFixed(1)} ${f.Y(v).toFixed(1)} `;
+    pen = true;
+  });
+  if (d) host.appendChild(svg("path", { d, class: `series ${cls}` }));
+}
+
+/** Each generation's own visible score as a dot, big enough to see and to click. */
+function ownDots(f: ChartFrame): SVGGElement {
+  const own = svg("g") as SVGGElement;
+  const dotR = Math.max(2.5, Math.min(5, (f.W - f.L - f.RR) / f.n / 3));
+  data.series.forEach((p, i) => {
     if (!num(p.own.visible)) return;
-    const dot = svg("circle", { cx: X(i), cy: Y(p.own.visible), r: dotR, class: "own" });
+    const dot = svg("circle", { cx: f.X(i), cy: f.Y(p.own.visible), r: dotR, class: "own" });
     dot.setAttribute("data-id", p.id);
     const title = svg("title");
     title.textContent = `${p.id}  visible ${score(p.own.visible)}`;
     dot.appendChild(title);
     own.appendChild(dot);
   });
-  const line = (get: (p: (typeof s)[number]) => number | null, cls: string): void => {
-    let d = "";
-    let pen = false;
-    s.forEach((p, i) => {
-      const v = get(p);
-      if (!num(v)) {
-        pen = false;
-        return;
-      }
-      d += `${pen ? "L" : "M"}${X(i).toFixed(1)} ${Y(v).toFixed(1)} `;
-      pen = true;
-    });
-    if (d) host.appendChild(svg("path", { d, class: `series ${cls}` }));
-  };
-  line((p) => p.median.heldout, "s-median-heldout");
-  line((p) => p.best.heldout, "s-best-heldout");
-  line((p) => p.median.visible, "s-median-visible");
-  line((p) => p.best.visible, "s-best-visible");
-  const cursor = svg("line", { x1: -10, x2: -10, y1: T, y2: H - B, class: "cursor" });
+  return own;
+}
+
+/** Draws the score chart; returns the function that moves its cursor to a generation. */
+function drawChart(): (id: string) => void {
+  const s = data.series;
+  const host = svgById("chart-svg");
+  const f = chartFrame();
+  host.setAttribute("viewBox", `0 0 ${f.W} ${f.H}`);
+  drawAxes(host, f);
+  drawSeries(host, f, (p) => p.median.heldout, "s-median-heldout");
+  drawSeries(host, f, (p) => p.best.heldout, "s-best-heldout");
+  drawSeries(host, f, (p) => p.median.visible, "s-median-visible");
+  drawSeries(host, f, (p) => p.best.visible, "s-best-visible");
+  const cursor = svg("line", { x1: -10, x2: -10, y1: f.T, y2: f.H - f.B, class: "cursor" });
   host.appendChild(cursor);
-  // Drawn last, so a dot is on top of the lines and gets the click.
-  host.appendChild(own);
+  // Drawn last, so a dot is on top of the lines and gets the click (the whole chart also selects the nearest generation).
+  host.appendChild(ownDots(f));
   const index = new Map(s.map((p, i) => [p.id, i]));
   host.addEventListener("click", (ev) => {
     const hit = ev.target instanceof Element ? ev.target.getAttribute("data-id") : null;
-    if (hit !== null && byId.has(hit)) {
-      select(hit);
-      return;
-    }
+    if (hit !== null && byId.has(hit)) return select(hit);
     const rect = host.getBoundingClientRect();
-    const x = (ev.clientX - rect.left) * (W / rect.width);
-    const point = s[Math.round(((x - L) / (W - L - RR)) * n)];
+    const x = (ev.clientX - rect.left) * (f.W / rect.width);
+    const point = s[Math.round(((x - f.L) / (f.W - f.L - f.RR)) * f.n)];
     if (point !== undefined) select(point.id);
   });
   return (id) => {
     const i = index.get(id);
     if (i === undefined) return;
-    cursor.setAttribute("x1", String(X(i)));
-    cursor.setAttribute("x2", String(X(i)));
+    cursor.setAttribute("x1", String(f.X(i)));
+    cursor.setAttribute("x2", String(f.X(i)));
   };
 }
 const moveCursor = drawChart();
