@@ -17,7 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   text: [],
   contract: [],
   supervision: ["errors"],
-  selection: ["errors", "text", "supervision"],
+  selection: ["errors", "results", "text", "supervision"],
   archive: ["errors", "results", "selection", "supervision", "text"],
   validation: ["errors", "results", "sandbox", "supervision", "text"],
   llm: ["errors", "sandbox", "text"],

@@ -19,3 +19,5 @@ export { defineOracle, ORACLE_LIMITS, type Judgement, type Oracle } from "./orac
 export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
 export { repeatSeed } from "./run-stage.js";
+export { raceCheckpoints, raceUpperBound, seededOrder, type RaceTally } from "./race-bound.js";
+export type { RaceOptions } from "./race-visible.js";

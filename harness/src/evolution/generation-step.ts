@@ -14,6 +14,8 @@ import { buildRecord, recordGeneration } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { selfModifyStep } from "./self-modify-step.js";
 import { judgeTree } from "./judge-tree.js";
+import type { Attempt } from "@evolve/contract";
+import type { EvaluationPlan } from "./evaluation-plan.js";
 
 /** What the loop decided for one child. */
 export interface ChildPlan {
@@ -24,6 +26,10 @@ export interface ChildPlan {
   seed: number;
   /** The first recorded generation with this snapshot hash, if any (duplicates are recorded, not judged). */
   sameTree?: (snapshotHash: string) => GenerationRecord | null;
+  /** What the request lists as already tried near the parent (attempts.ts); none when absent. */
+  attempts?: readonly Attempt[];
+  /** How to evaluate the child when valid (evaluation-plan.ts); staged, held-out always, when absent. */
+  evaluation?: EvaluationPlan;
 }
 
 /** Runs one child to its record; returns the record written. */
@@ -58,6 +64,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
           llmTokens,
           deadline,
           evaluations: ctx.evaluations,
+          ...(plan.attempts === undefined ? {} : { attempts: plan.attempts }),
         }),
     });
     timings.selfModify = modified.durationMs;
@@ -95,6 +102,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
         workDir: work,
         snapshotHash: diff.snapshotHash,
         timings,
+        ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }),
       }));
     }
 
@@ -119,7 +127,8 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
     });
     // A duplicate is never a parent itself, so it never waits for a person either.
     const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, failure, diff?.changes ?? []) : undefined;
-    const withEngines = engines === undefined ? built : { ...built, engines };
+    const shown = plan.attempts === undefined || plan.attempts.length === 0 ? built : { ...built, attempts: plan.attempts.map((a) => a.id) };
+    const withEngines = engines === undefined ? shown : { ...shown, engines };
     const record = approval === undefined ? withEngines : { ...withEngines, approval };
     const recorded = await recordGeneration(writer, record, {
       snapshotDir: diff === null ? null : takeTo,

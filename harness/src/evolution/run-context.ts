@@ -1,7 +1,7 @@
 /** What every step of a run shares: wired once per process in start-run.ts / resume.ts. */
 import type { RuntimeImage, SandboxEngine } from "../../../sandbox/src/index.js";
 import { EvolveError } from "../errors/index.js";
-import type { ArchiveWriter } from "../archive/index.js";
+import type { ArchiveWriter, RunEconomy } from "../archive/index.js";
 import type { Task } from "../evaluation/index.js";
 import type { BudgetLedger, BudgetLimits, LlmPort, LlmSetup } from "../llm/index.js";
 import type { RunPolicy } from "../supervision/index.js";
@@ -53,6 +53,8 @@ export interface RunContext {
   checkDeaths: ReadonlyMap<string, number>;
   /** The run policy from run.json (protected paths, approval rules); null: none. */
   policy: RunPolicy | null;
+  /** How the run spends compute (attempts shown, barren discount, racing, held-out rule), from run.json. */
+  economy: RunEconomy;
 }
 
 /** Thrown inside a step when the run was interrupted; the child is then not recorded. */

@@ -10,6 +10,7 @@ import { buildRecord, recordGeneration } from "./record-generation.js";
 import type { RunContext } from "./run-context.js";
 import { generationSeed } from "./run-options.js";
 import { judgeTree } from "./judge-tree.js";
+import { SEED_EVALUATION } from "./evaluation-plan.js";
 
 const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
 
@@ -24,7 +25,8 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
     const diff = await diffDirectories(null, agentDir);
     if (!diff.ok) throw new EvolveError("invalid_agent", `the agent tree ${agentDir} does not read as a tree: ${diff.reason}`, { hint: "evolve check --agent DIR lists what is wrong" });
     timings.materialise = performance.now() - t;
-    const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings });
+    // The seed is evaluated whole: it is the first bar its children race against.
+    const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings, plan: SEED_EVALUATION });
     const engines = ctx.engines.settle(id);
     const built = buildRecord({
       id,

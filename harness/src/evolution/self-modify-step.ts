@@ -63,6 +63,9 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
   const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
   const timeoutMs = ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0);
   const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
+  const request = input.request(broker.remainingTokens(), deadline);
+  // What the agent was told was already tried: the transcript's first line, before its calls.
+  const shown: TranscriptEntry[] = (request.attempts ?? []).length === 0 ? [] : [{ kind: "attempts", at: new Date().toISOString(), attempts: request.attempts ?? [] }];
   let result: ImproveOutcome;
   try {
     result = await runImprove({
@@ -79,7 +82,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
         seed: input.seed,
         llmAvailable: ctx.llm.setup.available,
         deadline,
-        request: input.request(broker.remainingTokens(), deadline) as unknown as WireJson,
+        request: request as unknown as WireJson,
       },
       onLlm: broker.onLlm,
       onTool: broker.onTool,
@@ -97,7 +100,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     treeTaken: result.extracted.ok,
     outcome: result.outcome,
     // Arrival order across the broker's and the evaluator's entries (a stable sort keeps ties as they came).
-    transcript: [...broker.transcript(), ...drafts.transcript()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
+    transcript: [...shown, ...broker.transcript(), ...drafts.transcript()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     usage: broker.usage(),
     evaluateCalls: ctx.evaluations > 0 ? drafts.usage() : null,
     model: ctx.llm.setup.available ? ctx.llm.setup.model : null,

@@ -28,7 +28,7 @@ import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../vali
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
-import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-options.js";
+import { DEFAULT_TASK, DEFAULT_WARM_POOL, economyFor, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-options.js";
 import { executeRun } from "./run-session.js";
 import type { RunSummary } from "./summary.js";
 
@@ -117,6 +117,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
         evaluations: options.evaluations,
       },
       ...(arena === undefined ? {} : { arena }),
+      economy: economyFor(options),
     },
     harnessVersion: await harnessVersion(),
     ...(origin === null ? {} : { from: origin.from }),

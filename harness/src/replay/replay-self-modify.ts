@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { GenerationRecord } from "../archive/index.js";
 import { diffDirectories, generationPaths, readPatch } from "../archive/index.js";
-import { buildImproveRequest, selfModifyStep, type RunContext } from "../evolution/index.js";
+import { attemptViews, buildImproveRequest, selfModifyStep, type RunContext } from "../evolution/index.js";
 import { BudgetLedger, createReplayPort, parseTranscript } from "../llm/index.js";
 import { spentBefore } from "./replay-context.js";
 
@@ -54,6 +54,10 @@ export async function replaySelfModify(
     ...ctx,
     llm: { ...ctx.llm, port, runLedger: new BudgetLedger("run", ctx.llm.runLedger.limits, spentBefore(generations, child)) },
   };
+  // The attempts its request listed, rebuilt from the same records (they are never rewritten).
+  const byId = new Map(generations.map((g) => [g.id, g]));
+  const shown = (child.attempts ?? []).flatMap((id) => byId.get(id) ?? []);
+  const attempts = child.attempts === undefined ? undefined : attemptViews(shown, parent.id, generations);
   const parentBuild = await ctx.builds.get(parentDir, parent.snapshotHash);
   const takeTo = join(workDir, "tree");
   const result = await selfModifyStep({
@@ -73,6 +77,7 @@ export async function replaySelfModify(
         llmTokens,
         deadline,
         evaluations: ctx.evaluations,
+        ...(attempts === undefined ? {} : { attempts }),
       }),
   });
   const divergence = port?.divergence ?? null;

@@ -6,3 +6,4 @@
  */
 export * from "./failure.js";
 export * from "./results.js";
+export * from "./race.js";

@@ -1,7 +1,7 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
 import { EvolveError } from "../../errors/index.js";
 import type { ProgressSink } from "../../evolution/index.js";
-import { DEFAULT_ARENA_ROUNDS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, MAX_EVALUATIONS } from "../../evolution/run-options.js";
+import { DEFAULT_ARENA_ROUNDS, DEFAULT_ATTEMPTS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, HELDOUT_TOP, MAX_EVALUATIONS } from "../../evolution/run-options.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
@@ -22,6 +22,14 @@ function stringOption(values: CommandInput["values"], name: string): string | un
   return typeof raw === "string" ? raw : undefined;
 }
 
+/** An on|off option as a boolean, or undefined when absent. */
+function switchOption(values: CommandInput["values"], name: string): boolean | undefined {
+  const raw = stringOption(values, name);
+  if (raw === undefined) return undefined;
+  if (raw === "on" || raw === "off") return raw === "on";
+  throw new EvolveError("invalid_options", `--${name} expects on or off, got ${JSON.stringify(raw)}`);
+}
+
 export const run: CliCommand = {
   name: "run",
   summary: "evolve an agent on a task (no options: the built-in default, offline, a few minutes)",
@@ -31,7 +39,7 @@ export const run: CliCommand = {
   --from RUN/GEN        branch: generation 0 is that generation's snapshot (lineage kept in run.json)
   --generations N       children to attempt (default ${DEFAULT_GENERATIONS}); the seed is evaluated on top
   --workers W           children in flight at once (default: number of cores; with --engine: the engines' slots)
-  --selection S         score_child_prop (default), hyperagents, best, random, greedy, latest
+  --selection S         score_child_prop (default), hyperagents, cmp, best, random, greedy, latest
   --model M             LLM model (needs OPENAI_BASE_URL and/or OPENAI_API_KEY; else offline)
   --budget-tokens N     LLM tokens for the whole run; the run stops proposing when spent
   --budget-usd X        dollars for the whole run (models with a known price)
@@ -47,6 +55,13 @@ export const run: CliCommand = {
                         that wait for a person (evolve pending / approve / reject); see README "Supervised runs"
   --evaluations N       calls of ctx.evaluate per generation: the meta agent's draft checked and evaluated on visible
                         instances (default ${DEFAULT_EVALUATIONS}, at most ${MAX_EVALUATIONS}; 0: none, the offline strategy then makes one move)
+  --attempts N          earlier children of the parent and its close relatives listed in each improve request, with
+                        their summaries and outcomes (default ${DEFAULT_ATTEMPTS}; 0: none)
+  --racing on|off       race each child's visible split against its parent, stopping it once it cannot reach the
+                        parent's score with 95 % confidence; held-out then for the ${HELDOUT_TOP} best (default on)
+  --discount-barren on|off
+                        strategies that count children also weigh down parents whose children came out empty,
+                        invalid or duplicates (default on)
   --arena               arena run: each round test generations propose tests that must break the current code
                         (the task's oracle judges them), then code children are selected on visible + the suite;
                         the held-out split never changes (README "Arena runs")
@@ -76,6 +91,9 @@ ${ENGINE_HELP}
     "check-timeout": { type: "string" },
     policy: { type: "string" },
     evaluations: { type: "string" },
+    attempts: { type: "string" },
+    racing: { type: "string" },
+    "discount-barren": { type: "string" },
     arena: { type: "boolean" },
     rounds: { type: "string" },
     "code-population": { type: "string" },
@@ -108,6 +126,9 @@ ${ENGINE_HELP}
       checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
       policy: stringOption(values, "policy"),
       evaluations: numberOption(values, "evaluations"),
+      attempts: numberOption(values, "attempts"),
+      racing: switchOption(values, "racing"),
+      discountBarren: switchOption(values, "discount-barren"),
       arena: arenaOptions(values),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
