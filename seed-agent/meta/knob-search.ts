@@ -9,6 +9,7 @@ import { Project, type SourceFile } from "ts-morph";
 import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
 import { hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
 import { search } from "./search-params.js";
+import { moveKey, triedFromParent } from "./tried.js";
 
 const ROOT = "/agent/";
 export const SELF = "meta/search-params.ts";
@@ -34,8 +35,12 @@ export interface KnobSearch {
   texts(): Texts;
   /** Puts the project's files back to `texts`. */
   restore(texts: Texts): void;
-  /** Changes a few knobs of the project's files (the plan, then a fallback so it is never empty); returns the moves. */
-  propose(): Move[];
+  /**
+   * Changes a few knobs of the project's files (the plan, then a fallback so it is never empty
+   * while an untried move exists); returns the moves. A move a sibling already tried (the
+   * request's attempts), or one in `exclude` (moveKey), is never proposed.
+   */
+  propose(exclude?: ReadonlySet<string>): Move[];
 }
 
 /** Loads every TypeScript file of the tree into an in-memory ts-morph project. */
@@ -105,6 +110,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
   const paths = [...originals.keys()];
   const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
   const history = knobHistory(request.lineage, search.memory);
+  const triedBefore = triedFromParent(request);
   const text = [request.feedback.stderr, ...request.feedback.instances.map((i) => i.feedback)].join("\n");
   const timeoutPressure = /time ?out|timed out|deadline|time limit/i.test(text);
   const steps = { stepScale: search.stepScale, momentum: search.momentum, retreat: search.retreat };
@@ -131,7 +137,11 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     return known;
   };
 
-  const propose = (): Move[] => {
+  const propose = (exclude?: ReadonlySet<string>): Move[] => {
+    const untried = (path: string, name: string, to: string): boolean => {
+      const key = moveKey({ file: path, name, to });
+      return !triedBefore.has(key) && exclude?.has(key) !== true;
+    };
     const plan: string[] = [];
     for (let i = 0; i < search.editsPerGeneration; i++) {
       const others = withKnobs.filter((p) => p !== taskFile);
@@ -154,7 +164,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
         if (!knob || !hint) return false;
         tried.add(`${path}|${knob.name}`);
         const next = mutate(knob, hint, steps, random);
-        if (next === null) continue;
+        if (next === null || !untried(path, knob.name, next)) continue;
         const baseline = checking ? baselineOf(path, sf) : new Set<string>();
         const before = sf.getFullText();
         sf.replaceText([knob.start, knob.end], next);

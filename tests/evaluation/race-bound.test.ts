@@ -39,7 +39,7 @@ describe("the upper bound on the whole visible mean", () => {
   it("falls below the true whole mean in at most δ of random orders, over a whole race", () => {
     // 200 instances, 0/1 scores, mean 0.6; stage 1 is the first 10, the rest in a random order.
     const delta = 0.1;
-    const population = Array.from({ length: 200 }, (_, i) => (i % 5 < 3 ? 1 : 0));
+    const population: number[] = Array.from({ length: 200 }, (_, i) => (i % 5 < 3 ? 1 : 0));
     const truth = population.reduce((a, b) => a + b, 0) / population.length;
     const stage1 = population.slice(0, 10);
     const points = raceCheckpoints(10, 190).filter((m) => m > 0);

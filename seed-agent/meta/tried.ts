@@ -1,0 +1,22 @@
+/**
+ * Moves already tried from this parent: every move the summaries of its other children name
+ * (kept or only drafted), read from the request's attempts, which the harness builds from its
+ * own records. The knob search never proposes one of them again.
+ */
+import type { ImproveRequest } from "@evolve/contract";
+import { parseMoves, type Move } from "./moves.js";
+
+/** One move as a key: the same knob of the same file set to the same value. */
+export function moveKey(move: Pick<Move, "file" | "name" | "to">): string {
+  return `${move.file}|${move.name}|${move.to}`;
+}
+
+/** The keys of every move a sibling (a child of the same parent) already tried. */
+export function triedFromParent(request: ImproveRequest): Set<string> {
+  const keys = new Set<string>();
+  for (const attempt of request.attempts ?? []) {
+    if (attempt.relation !== "sibling") continue;
+    for (const move of parseMoves(attempt.summary)) keys.add(moveKey(move));
+  }
+  return keys;
+}
