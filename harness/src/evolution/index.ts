@@ -8,6 +8,7 @@ export { resumeRun } from "./resume.js";
 export {
   BUILTIN_TASKS_DIR,
   DEFAULT_AGENT_DIR,
+  DEFAULT_ATTEMPTS,
   DEFAULT_EVALUATIONS,
   DEFAULT_ARCHIVE_ROOT,
   DEFAULT_GENERATIONS,
@@ -15,7 +16,9 @@ export {
   DEFAULT_SEED,
   DEFAULT_TASK,
   DEFAULT_WARM_POOL,
+  economyFor,
   generationSeed,
+  HELDOUT_TOP,
   newRunId,
   RunOptions,
   taskDirFor,

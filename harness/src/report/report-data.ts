@@ -9,6 +9,7 @@ import { bestGeneration, childrenCounts } from "../archive/index.js";
 import type { InstanceResult } from "../results/index.js";
 import type { NodeView, PackingView, ReportData } from "./report-view.js";
 import { bestPath, byId, describeApproval, progressSeries } from "./run-summary.js";
+import { describeRace } from "./race-text.js";
 import { approvalState } from "../supervision/index.js";
 import { capText } from "../text/index.js";
 
@@ -57,6 +58,14 @@ function bestPacking(g: GenerationRecord): PackingView | null {
   return best === null ? null : { instance: best.instance.id, split: best.instance.split, score: best.instance.score, circles: best.circles };
 }
 
+/** What the panel says about how far the evaluation went: a race that stopped, or a held-out split left unscored. */
+function evaluationNote(g: GenerationRecord): string | null {
+  const race = describeRace(g);
+  const skipped = g.evaluation?.heldoutSkipped;
+  const parts = [race, skipped === undefined ? null : `held-out not scored: ${skipped}`].filter((p): p is string => p !== null);
+  return parts.length === 0 ? null : cap(parts.join("; "));
+}
+
 function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"], now: Date): NodeView {
   const invalid = g.status.kind === "invalid" ? g.status : null;
   const failures = (g.evaluation?.stages ?? []).flatMap((s) =>
@@ -77,6 +86,7 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"],
     visible: g.scores.visible,
     heldout: g.scores.heldout,
     stage1: g.scores.stage1,
+    evaluationNote: evaluationNote(g),
     summary: g.summary === null ? null : cap(g.summary),
     costUsd: g.costUsd,
     tokens: g.tokens,
