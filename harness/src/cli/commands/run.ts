@@ -149,6 +149,8 @@ function arenaOptions(values: CommandInput["values"]): Record<string, number | u
     return undefined;
   }
   if (values["generations"] !== undefined) throw new EvolveError("invalid_options", "--generations does not apply to an arena run", { hint: "an arena run makes --rounds × --code-population code children" });
+  const ordinary = ["attempts", "racing", "discount-barren"].find((f) => values[f] !== undefined);
+  if (ordinary !== undefined) throw new EvolveError("invalid_options", `--${ordinary} does not apply to an arena run`, { hint: "an arena run selects by tournament and evaluates every code child whole" });
   return Object.fromEntries(
     [
       ["rounds", numberOption(values, "rounds")],
