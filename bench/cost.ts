@@ -63,6 +63,7 @@ for (const c of [...configs, ...ablations]) if (CONFIGS[c] === undefined) throw 
 const reduced = seeds < FULL.seeds || children !== FULL.children || cap !== FULL.cap || FULL.tasks.some((t) => !tasks.includes(t)) || FULL.configs.some((c) => !configs.includes(c)) || FULL.ablations.some((a) => !ablations.includes(a));
 const resultName = argValue("name", reduced ? "cost-reduced" : "cost");
 const FULL_COMMAND = "npm run bench:cost";
+const CHECK_TIMEOUT_MS = 120_000;
 
 interface Row {
   task: string;
@@ -102,7 +103,9 @@ async function previousRows(): Promise<Row[]> {
 async function runConfig(task: string, seed: number, config: string, target: Row["target"] | null): Promise<{ row: Row; result: CostRunResult | null }> {
   const c = CONFIGS[config] as Config;
   const settings = { ...c, children, cap, workers };
-  const base = { task, seed, workers, selection: c.selection, attempts: c.attempts, racing: c.racing, discountBarren: c.discountBarren };
+  // A generous check clock for every configuration alike: on a loaded machine the default 30 s can
+  // time out the seed's own checks, and a child failing them for the machine's sake is no evidence.
+  const base = { task, seed, workers, selection: c.selection, attempts: c.attempts, racing: c.racing, discountBarren: c.discountBarren, checkTimeoutMs: CHECK_TIMEOUT_MS };
   const options = target === null ? { ...base, generations: children } : { ...base, generations: 100_000, containerBudget: cap * target.containers, ...(target.heldout === null ? {} : { stopWhen: { heldout: target.heldout, containers: target.containers } }) };
   try {
     const result = await spawnScript<CostRunResult>("cost-run.ts", options);

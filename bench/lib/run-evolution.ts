@@ -26,6 +26,8 @@ export interface BenchRunOptions {
   attempts?: number;
   racing?: boolean;
   discountBarren?: boolean;
+  /** Wall clock of one candidate's checks (ms); the run's default when absent (a loaded machine may need more). */
+  checkTimeoutMs?: number;
 }
 
 export interface BenchRun {
@@ -62,6 +64,7 @@ export async function runEvolution(engine: SandboxEngine, options: BenchRunOptio
       ...(options.attempts === undefined ? {} : { attempts: options.attempts }),
       ...(options.racing === undefined ? {} : { racing: options.racing }),
       ...(options.discountBarren === undefined ? {} : { discountBarren: options.discountBarren }),
+      ...(options.checkTimeoutMs === undefined ? {} : { checkTimeoutMs: options.checkTimeoutMs }),
     },
     { sink: { isTTY: false, write: () => undefined }, signal: signal ?? new AbortController().signal, env: options.llm === undefined ? {} : { OPENAI_BASE_URL: options.llm.baseURL }, engine },
   );
