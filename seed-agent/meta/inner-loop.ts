@@ -3,12 +3,14 @@
  * (ctx.evaluate): propose a move from the best tree so far, write it, evaluate it on the
  * visible instances the parent was scored on (same instances, same evaluation seed, so the
  * parent's own scores are the bar), keep it only when it beats the best score, a few times
- * over; then leave the best tree in the workspace. When no move beats the parent, the best
+ * over; then leave the best tree in the workspace. When no move beats the parent and the
+ * request lists attempts (so the loop knows what was tried from this parent), the best
  * evaluated draft is submitted all the same (a move not yet tried from this parent is worth a
  * child; the parent's own tree would be an empty change), and when no draft could be
  * evaluated, one more untested move; the parent's tree is left only when no untried move is
- * left. The summary names the submitted moves first (the lineage credits them), then every
- * draft after DRAFTS_MARK with its result (credited to none; siblings read them as tried).
+ * left. Without attempts (--attempts 0) it leaves the parent's tree, as before them. The
+ * summary names the submitted moves first (the lineage credits them), then every draft after
+ * DRAFTS_MARK with its result (credited to none; siblings read them as tried).
  */
 import type { EvaluateRequest, ImproveContext, ImproveReport, ImproveRequest } from "@evolve/contract";
 import type { KnobSearch, Texts } from "./knob-search.js";
@@ -50,8 +52,9 @@ interface Draft {
 }
 
 /** The tree to submit: the best so far, else the best evaluated draft, else one more untested move. */
-function fallback(best: { score: number | null; texts: Texts; moves: Move[] }, drafts: readonly Draft[], knobs: KnobSearch, drafted: ReadonlySet<string>): { score: number | null; texts: Texts; moves: Move[]; how: "kept" | "best draft" | "untested" | "none" } {
+function fallback(best: { score: number | null; texts: Texts; moves: Move[] }, drafts: readonly Draft[], knobs: KnobSearch, drafted: ReadonlySet<string>, resubmit: boolean): { score: number | null; texts: Texts; moves: Move[]; how: "kept" | "best draft" | "untested" | "none" } {
   if (best.moves.length > 0) return { ...best, how: "kept" };
+  if (!resubmit) return { ...best, how: "none" };
   const evaluated = drafts.filter((d) => d.score !== null);
   const top = evaluated.reduce<Draft | null>((a, d) => (a === null || (d.score ?? -1) > (a.score ?? -1) ? d : a), null);
   if (top !== null) return { score: top.score, texts: top.texts, moves: top.moves, how: "best draft" };
@@ -108,7 +111,7 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
       best = { score: evaluatedScore, texts, moves: merge(best.moves, moves) };
     }
   }
-  const chosen = fallback(best, drafts, knobs, drafted);
+  const chosen = fallback(best, drafts, knobs, drafted, request.attempts !== undefined);
   knobs.restore(chosen.texts);
   await sync(chosen.texts);
   ctx.log(`meta offline inner loop: ${drafts.length} drafts evaluated on ${on}, submitting ${chosen.how} (${chosen.moves.length} moves)${stop ? ` (${stop})` : ""}, ${Date.now() - started} ms`);
@@ -124,6 +127,6 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
     case "untested":
       return { summary: `offline: ${moves}; untested, no draft could be evaluated (${trial})${listed}${note}`, changedFiles };
     case "none":
-      return { summary: `offline: no untried move left (parent ${score(parentScore)}; ${trial})${listed}${note}`, changedFiles: [] };
+      return { summary: `offline: ${request.attempts === undefined ? "no move helped" : "no untried move left"} (parent ${score(parentScore)}; ${trial})${listed}${note}`, changedFiles: [] };
   }
 }

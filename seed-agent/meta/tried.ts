@@ -1,7 +1,8 @@
 /**
  * Moves already tried from this parent: every move the summaries of its other children name
  * (kept or only drafted), read from the request's attempts, which the harness builds from its
- * own records. The knob search never proposes one of them again.
+ * own records. The knob search never proposes one of them again. A request without
+ * `attempts` (a run with --attempts 0) excludes nothing.
  */
 import type { ImproveRequest } from "@evolve/contract";
 import { keptPart, parseMoves, type Move } from "./moves.js";
@@ -18,6 +19,8 @@ export function moveKey(move: Pick<Move, "file" | "name" | "to">): string {
  */
 export function triedFromParent(request: ImproveRequest): Set<string> {
   const keys = new Set<string>();
+  // A run that shows no attempts gets the search as it was before them.
+  if (request.attempts === undefined) return keys;
   const own = parseMoves(keptPart(request.lineage.at(-1)?.summary ?? ""));
   if (own.length === 1 && own[0] !== undefined) keys.add(moveKey({ ...own[0], to: own[0].from }));
   for (const attempt of request.attempts ?? []) {

@@ -46,7 +46,7 @@ interface Draft {
 }
 
 /** Runs improve with ctx.evaluate answering `answers` in turn (and refusing past them); `budget` is what the request says. */
-async function improveWith(seed: number, answers: readonly ((remaining: number) => EvaluateResult)[], budget = answers.length, attempts: Attempt[] = []) {
+async function improveWith(seed: number, answers: readonly ((remaining: number) => EvaluateResult)[], budget = answers.length, attempts?: Attempt[]) {
   const drafts: Draft[] = [];
   const request = improveRequest("fixture", seed, [], budget);
   const { report, tree: after } = await seedImprove(env, {
@@ -55,7 +55,7 @@ async function improveWith(seed: number, answers: readonly ((remaining: number) 
     workDir: work,
     task: "fixture",
     seed,
-    request: (attempts.length === 0 ? request : { ...(request as ImproveRequest), attempts }) as typeof request,
+    request: (attempts === undefined ? request : { ...(request as ImproveRequest), attempts }) as typeof request,
     onEvaluate: async (request, workspace) => {
       const dir = await mkdtemp(join(work, "draft-"));
       const taken = await workspace.take(join(dir, "tree"));
@@ -93,9 +93,18 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
     expect(again.report).toEqual(first.report);
   });
 
-  it("submits the best evaluated draft, not the parent's unchanged tree, when no move beats the parent", async () => {
+  it("without attempts in the request, leaves the parent's tree unchanged when no move beats the parent, as before them", async () => {
     const parent = await readOwnTree(tree);
     const { report, after, drafts } = await improveWith(6, [invalid, evaluated(0.42), evaluated(0.3)]);
+    expect(drafts).toHaveLength(3);
+    expect(after).toEqual(parent);
+    expect(report.changedFiles).toEqual([]);
+    expect(report.summary).toMatch(/^offline: no move helped \(parent 0\.4200; 3 drafts on 2 visible instances\) \| drafts: .* = compile type_error; .* = 0\.4200; .* = 0\.3000$/);
+  });
+
+  it("with attempts, submits the best evaluated draft, not the parent's unchanged tree, when no move beats the parent", async () => {
+    const parent = await readOwnTree(tree);
+    const { report, after, drafts } = await improveWith(6, [invalid, evaluated(0.42), evaluated(0.3)], 3, []);
     expect(drafts).toHaveLength(3);
     // Three different moves from the parent's tree, none drafted twice.
     expect(new Set(drafts.map((d) => d.iterations)).size).toBe(3);
@@ -107,7 +116,7 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
   });
 
   it("never drafts a move a sibling already tried from this parent (kept or only drafted)", async () => {
-    const before = await improveWith(8, [evaluated(0.3), evaluated(0.3), evaluated(0.3)]);
+    const before = await improveWith(8, [evaluated(0.3), evaluated(0.3), evaluated(0.3)], 3, []);
     const tried = before.drafts.map((d) => d.iterations);
     expect(new Set(tried).size).toBe(3);
     const moves = tried.map((to) => `params.iterations 400→${to} (task/fixture.ts)`);
