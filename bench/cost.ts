@@ -25,7 +25,7 @@ import type { CostRunResult, CostStep } from "./lib/cost-run.js";
 import { spawnScript } from "./lib/spawn-run.js";
 import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
 
-checkArgs("npx tsx bench/cost.ts [--tasks email-validation,snake,circle-packing] [--seeds 5] [--children 24] [--cap 3] [--workers 2] [--configs today,greedy,default] [--ablations attempts,cmp,racing] [--ablation-tasks email-validation] [--name cost] [--fresh]");
+checkArgs("npx tsx bench/cost.ts [--tasks email-validation,snake,circle-packing] [--seeds 5] [--children 24] [--cap 3] [--workers 2] [--configs today,greedy,default] [--ablations attempts,cmp,racing] [--ablation-tasks email-validation] [--name cost] [--redo default] [--fresh]");
 
 interface Config {
   selection: string;
@@ -90,11 +90,14 @@ function heldoutAt(steps: readonly CostStep[], containers: number): number | nul
   return steps.filter((s) => s.containers <= containers).at(-1)?.best?.heldout ?? null;
 }
 
+/** Configurations whose recorded runs are run again (their code changed; today's target stays). */
+const redo = argValue("redo", "").split(",").filter((c) => c !== "");
+
 async function previousRows(): Promise<Row[]> {
   if (argFlag("fresh")) return [];
   try {
     const saved = JSON.parse(await readFile(join(BENCH_DIR, "results", `${resultName}.json`), "utf8")) as { results?: { rows?: Row[] } };
-    return (saved.results?.rows ?? []).filter((r) => r.error === null && r.settings.children === children && r.settings.cap === cap && r.settings.workers === workers && JSON.stringify({ ...r.settings, children: 0, cap: 0, workers: 0 }) === JSON.stringify({ ...CONFIGS[r.config], children: 0, cap: 0, workers: 0 }));
+    return (saved.results?.rows ?? []).filter((r) => r.error === null && !redo.includes(r.config) && r.settings.children === children && r.settings.cap === cap && r.settings.workers === workers && JSON.stringify({ ...r.settings, children: 0, cap: 0, workers: 0 }) === JSON.stringify({ ...CONFIGS[r.config], children: 0, cap: 0, workers: 0 }));
   } catch {
     return [];
   }

@@ -4,11 +4,10 @@
  * visible instances the parent was scored on (same instances, same evaluation seed, so the
  * parent's own scores are the bar), keep it only when it beats the best score, a few times
  * over; then leave the best tree in the workspace. When no move beats the parent and the
- * request lists attempts (so the loop knows what was tried from this parent), the best
- * evaluated draft is submitted all the same (a move not yet tried from this parent is worth a
- * child; the parent's own tree would be an empty change), and when no draft could be
- * evaluated, one more untested move; the parent's tree is left only when no untried move is
- * left. Without attempts (--attempts 0) it leaves the parent's tree, as before them. The
+ * request lists attempts (so the loop knows what was tried from this parent), one more move
+ * not yet tried from it is submitted untested (the parent's own tree would be an empty
+ * change); the parent's tree is left only when no untried move is left. Without attempts
+ * (--attempts 0) it leaves the parent's tree, as before them. The
  * summary names the submitted moves first (the lineage credits them), then every draft after
  * DRAFTS_MARK with its result (credited to none; siblings read them as tried).
  */
@@ -44,20 +43,21 @@ function score(value: number | null): string {
 
 interface Draft {
   moves: Move[];
-  texts: Texts;
   /** Null when it was not evaluated (it failed a check). */
   score: number | null;
   /** Its result as the summary writes it: a score, or the failed check. */
   label: string;
 }
 
-/** The tree to submit: the best so far, else the best evaluated draft, else one more untested move. */
-function fallback(best: { score: number | null; texts: Texts; moves: Move[] }, drafts: readonly Draft[], knobs: KnobSearch, drafted: ReadonlySet<string>, resubmit: boolean): { score: number | null; texts: Texts; moves: Move[]; how: "kept" | "best draft" | "untested" | "none" } {
+/**
+ * The tree to submit: the best so far; else (no draft beat the parent, and the request lists
+ * attempts) one more move not yet tried from this parent, untested: a draft already known not
+ * to beat the parent would only add a copy of it to the archive, an untried move adds what the
+ * harness's evaluation of it will tell; else the parent's tree.
+ */
+function fallback(best: { score: number | null; texts: Texts; moves: Move[] }, knobs: KnobSearch, drafted: ReadonlySet<string>, resubmit: boolean): { score: number | null; texts: Texts; moves: Move[]; how: "kept" | "untested" | "none" } {
   if (best.moves.length > 0) return { ...best, how: "kept" };
   if (!resubmit) return { ...best, how: "none" };
-  const evaluated = drafts.filter((d) => d.score !== null);
-  const top = evaluated.reduce<Draft | null>((a, d) => (a === null || (d.score ?? -1) > (a.score ?? -1) ? d : a), null);
-  if (top !== null) return { score: top.score, texts: top.texts, moves: top.moves, how: "best draft" };
   knobs.restore(knobs.originals);
   const moves = knobs.propose(drafted);
   return moves.length === 0 ? { ...best, how: "none" } : { score: null, texts: knobs.texts(), moves, how: "untested" };
@@ -106,12 +106,12 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
     }
     if (fromParent) for (const m of moves) drafted.add(moveKey(m));
     const evaluatedScore = result.outcome === "evaluated" ? result.score : null;
-    drafts.push({ moves, texts, score: evaluatedScore, label: evaluatedScore !== null ? score(evaluatedScore) : result.outcome === "invalid" ? `${result.stage} ${result.code}` : "?" });
+    drafts.push({ moves, score: evaluatedScore, label: evaluatedScore !== null ? score(evaluatedScore) : result.outcome === "invalid" ? `${result.stage} ${result.code}` : "?" });
     if (evaluatedScore !== null && (best.score === null || evaluatedScore > best.score + MIN_GAIN)) {
       best = { score: evaluatedScore, texts, moves: merge(best.moves, moves) };
     }
   }
-  const chosen = fallback(best, drafts, knobs, drafted, request.attempts !== undefined);
+  const chosen = fallback(best, knobs, drafted, request.attempts !== undefined);
   knobs.restore(chosen.texts);
   await sync(chosen.texts);
   ctx.log(`meta offline inner loop: ${drafts.length} drafts evaluated on ${on}, submitting ${chosen.how} (${chosen.moves.length} moves)${stop ? ` (${stop})` : ""}, ${Date.now() - started} ms`);
@@ -122,10 +122,8 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
   switch (chosen.how) {
     case "kept":
       return { summary: `offline: ${moves}; inner loop kept it: ${score(parentScore)} -> ${score(chosen.score)} (${trial})${listed}${note}`, changedFiles };
-    case "best draft":
-      return { summary: `offline: ${moves}; no draft beat the parent (${score(parentScore)}), submitted the best: ${score(chosen.score)} (${trial})${listed}${note}`, changedFiles };
     case "untested":
-      return { summary: `offline: ${moves}; untested, no draft could be evaluated (${trial})${listed}${note}`, changedFiles };
+      return { summary: `offline: ${moves}; untested, as no draft beat the parent (${score(parentScore)}; ${trial})${listed}${note}`, changedFiles };
     case "none":
       return { summary: `offline: ${request.attempts === undefined ? "no move helped" : "no untried move left"} (parent ${score(parentScore)}; ${trial})${listed}${note}`, changedFiles: [] };
   }

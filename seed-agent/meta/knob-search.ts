@@ -9,7 +9,7 @@ import { Project, type SourceFile } from "ts-morph";
 import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
 import { hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
 import { search } from "./search-params.js";
-import { moveKey, triedFromParent } from "./tried.js";
+import { helpedNearby, moveKey, triedFromParent } from "./tried.js";
 
 const ROOT = "/agent/";
 export const SELF = "meta/search-params.ts";
@@ -111,6 +111,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
   const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
   const history = knobHistory(request.lineage, search.memory);
   const triedBefore = triedFromParent(request);
+  const preferred = helpedNearby(request);
   const text = [request.feedback.stderr, ...request.feedback.instances.map((i) => i.feedback)].join("\n");
   const timeoutPressure = /time ?out|timed out|deadline|time limit/i.test(text);
   const steps = { stepScale: search.stepScale, momentum: search.momentum, retreat: search.retreat };
@@ -153,6 +154,19 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     const moves: Move[] = [];
     const tried = new Set<string>();
 
+    // Sets a knob, unless that adds a diagnostic to its file (then the file is put back).
+    const apply = (path: string, sf: SourceFile, knob: Knob, next: string): boolean => {
+      const baseline = checking ? baselineOf(path, sf) : new Set<string>();
+      const before = sf.getFullText();
+      sf.replaceText([knob.start, knob.end], next);
+      if (checking && [...diagnosticKeys(sf)].some((k) => !baseline.has(k))) {
+        sf.replaceWithText(before);
+        return false;
+      }
+      moves.push({ file: path, name: knob.name, from: knob.text, to: next });
+      return true;
+    };
+
     const editOnce = (path: string): boolean => {
       const sf = sourceOf(path);
       if (!sf) return false;
@@ -165,19 +179,17 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
         tried.add(`${path}|${knob.name}`);
         const next = mutate(knob, hint, steps, random);
         if (next === null || !untried(path, knob.name, next)) continue;
-        const baseline = checking ? baselineOf(path, sf) : new Set<string>();
-        const before = sf.getFullText();
-        sf.replaceText([knob.start, knob.end], next);
-        if (checking && [...diagnosticKeys(sf)].some((k) => !baseline.has(k))) {
-          sf.replaceWithText(before);
-          continue;
-        }
-        moves.push({ file: path, name: knob.name, from: knob.text, to: next });
-        return true;
+        if (apply(path, sf, knob, next)) return true;
       }
       return false;
     };
 
+    // First a move that raised a close relative's score, where its knob is still at the value it moved from.
+    for (const m of preferred) {
+      const sf = inScope(m.file) && untried(m.file, m.name, m.to) ? sourceOf(m.file) : undefined;
+      const knob = sf === undefined ? undefined : knobsIn(m.file, sf).find((k) => k.name === m.name && k.text === m.from);
+      if (sf !== undefined && knob !== undefined && apply(m.file, sf, knob, m.to)) return moves;
+    }
     for (const path of plan) editOnce(path);
     // Never an empty proposal: fall back to our own search parameters, then to any knob.
     if (moves.length === 0) for (const path of [SELF, ...withKnobs].filter(inScope)) if (editOnce(path)) break;

@@ -102,17 +102,30 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
     expect(report.summary).toMatch(/^offline: no move helped \(parent 0\.4200; 3 drafts on 2 visible instances\) \| drafts: .* = compile type_error; .* = 0\.4200; .* = 0\.3000$/);
   });
 
-  it("with attempts, submits the best evaluated draft, not the parent's unchanged tree, when no move beats the parent", async () => {
+  it("with attempts, submits one more untried move, not the parent's unchanged tree, when no move beats the parent", async () => {
     const parent = await readOwnTree(tree);
     const { report, after, drafts } = await improveWith(6, [invalid, evaluated(0.42), evaluated(0.3)], 3, []);
     expect(drafts).toHaveLength(3);
-    // Three different moves from the parent's tree, none drafted twice.
-    expect(new Set(drafts.map((d) => d.iterations)).size).toBe(3);
-    const kept = drafts[1]?.iterations;
+    // Three different moves from the parent's tree, none drafted twice, and a fourth submitted untested.
+    const drafted = drafts.map((d) => d.iterations);
+    expect(new Set(drafted).size).toBe(3);
+    const submitted = /iterations: (\d+),/.exec(after.get("task/fixture.ts") ?? "")?.[1];
     expect(after).not.toEqual(parent);
-    expect(after.get("task/fixture.ts")).toContain(`iterations: ${kept}, // evolve:range`);
+    expect(submitted).toBeDefined();
+    expect([...drafted, "400"]).not.toContain(submitted);
     expect(report.changedFiles).toEqual(["task/fixture.ts"]);
-    expect(report.summary).toMatch(new RegExp(`^offline: params\\.iterations 400→${kept} \\(task/fixture\\.ts\\); no draft beat the parent \\(0\\.4200\\), submitted the best: 0\\.4200 \\(3 drafts on 2 visible instances\\) \\| drafts: .* = compile type_error; .* = 0\\.4200; .* = 0\\.3000$`));
+    expect(report.summary).toMatch(new RegExp(`^offline: params\\.iterations 400→${submitted} \\(task/fixture\\.ts\\); untested, as no draft beat the parent \\(0\\.4200; 3 drafts on 2 visible instances\\) \\| drafts: .* = compile type_error; .* = 0\\.4200; .* = 0\\.3000$`));
+  });
+
+  it("drafts first a move that raised a close relative's score, where it still applies", async () => {
+    const attempts: Attempt[] = [
+      { id: "g0002", parent: "g0009", relation: "parent_sibling", summary: "offline: params.iterations 400→777 (task/fixture.ts); inner loop kept it: 0.3 -> 0.5", outcome: { kind: "valid", score: 0.5, delta: 0.2 } },
+      { id: "g0003", parent: "g0009", relation: "cousin", summary: "offline: params.iterations 500→900 (task/fixture.ts)", outcome: { kind: "valid", score: 0.6, delta: 0.3 } },
+    ];
+    const { drafts } = await improveWith(9, [evaluated(0.3), evaluated(0.3), evaluated(0.3)], 3, attempts);
+    // 400→777 applies here (the knob is at 400); 500→900 does not (it is not at 500).
+    expect(drafts[0]?.iterations).toBe("777");
+    expect(drafts.slice(1).map((d) => d.iterations)).not.toContain("900");
   });
 
   it("never drafts a move a sibling already tried from this parent (kept or only drafted)", async () => {
