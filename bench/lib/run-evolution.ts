@@ -22,7 +22,11 @@ export interface BenchRunOptions {
   runId?: string;
   /** An OpenAI-compatible endpoint (no key) and the model to ask; offline when absent. */
   llm?: { baseURL: string; model: string };
-  /** Wall clock of one candidate's checks (the run's default when absent); a loaded machine may need more. */
+  /** The run's economy (ImproveRequest.attempts, racing, the barren discount); the run's defaults when absent. */
+  attempts?: number;
+  racing?: boolean;
+  discountBarren?: boolean;
+  /** Wall clock of one candidate's checks (ms); the run's default when absent (a loaded machine may need more). */
   checkTimeoutMs?: number;
 }
 
@@ -57,6 +61,9 @@ export async function runEvolution(engine: SandboxEngine, options: BenchRunOptio
       out,
       ...(options.runId === undefined ? {} : { runId: options.runId }),
       ...(options.llm === undefined ? {} : { model: options.llm.model }),
+      ...(options.attempts === undefined ? {} : { attempts: options.attempts }),
+      ...(options.racing === undefined ? {} : { racing: options.racing }),
+      ...(options.discountBarren === undefined ? {} : { discountBarren: options.discountBarren }),
       ...(options.checkTimeoutMs === undefined ? {} : { checkTimeoutMs: options.checkTimeoutMs }),
     },
     { sink: { isTTY: false, write: () => undefined }, signal: signal ?? new AbortController().signal, env: options.llm === undefined ? {} : { OPENAI_BASE_URL: options.llm.baseURL }, engine },

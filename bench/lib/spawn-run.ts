@@ -1,4 +1,4 @@
-/** Starts bench/lib/run-once.ts in a child process and parses its result line. */
+/** Starts a benchmark's run script (bench/lib/run-once.ts, cost-run.ts) in a child process and parses its result line. */
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import type { BenchRunOptions } from "./run-evolution.js";
@@ -7,10 +7,10 @@ import type { RunOnceResult } from "./run-once.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 
-/** Runs one evolution in a fresh process; rejects with its stderr tail when it fails. */
-export function spawnRun(options: BenchRunOptions & { warmPool?: number; containerBudget?: number }): Promise<RunOnceResult> {
+/** Runs `script` (a path under bench/lib) with `options` as its JSON argument in a fresh process; rejects with its stderr tail when it fails. */
+export function spawnScript<T>(script: string, options: unknown): Promise<T> {
   return new Promise((done, fail) => {
-    const [command, args] = harnessNode(resolve(REPO, "bench/lib/run-once.ts"), JSON.stringify(options));
+    const [command, args] = harnessNode(resolve(REPO, "bench/lib", script), JSON.stringify(options));
     const child = spawn(command, args, {
       cwd: REPO,
       stdio: ["ignore", "pipe", "pipe"],
@@ -22,8 +22,13 @@ export function spawnRun(options: BenchRunOptions & { warmPool?: number; contain
     child.on("error", fail);
     child.on("close", (code) => {
       const line = out.trim().split("\n").pop() ?? "";
-      if (code !== 0 || !line.startsWith("{")) fail(new Error(`run-once exited ${code}: ${err}`));
-      else done(JSON.parse(line) as RunOnceResult);
+      if (code !== 0 || !line.startsWith("{")) fail(new Error(`${script} exited ${code}: ${err}`));
+      else done(JSON.parse(line) as T);
     });
   });
+}
+
+/** Runs one evolution (bench/lib/run-once.ts) in a fresh process. */
+export function spawnRun(options: BenchRunOptions & { warmPool?: number; containerBudget?: number }): Promise<RunOnceResult> {
+  return spawnScript<RunOnceResult>("run-once.ts", options);
 }

@@ -3,13 +3,18 @@
  * (ctx.evaluate): propose a move from the best tree so far, write it, evaluate it on the
  * visible instances the parent was scored on (same instances, same evaluation seed, so the
  * parent's own scores are the bar), keep it only when it beats the best score, a few times
- * over; then leave the best tree in the workspace. When no move beats the parent, the
- * parent's tree is left as it was and the summary says so (the harness records an empty
- * change). Only kept moves are written as moves in the summary: the lineage credits only them.
+ * over; then leave the best tree in the workspace. When no move beats the parent and the
+ * request lists attempts (so the loop knows what was tried from this parent), one more move
+ * not yet tried from it is submitted untested (the parent's own tree would be an empty
+ * change); the parent's tree is left only when no untried move is left. Without attempts
+ * (--attempts 0) it leaves the parent's tree, as before them. The
+ * summary names the submitted moves first (the lineage credits them), then every draft after
+ * DRAFTS_MARK with its result (credited to none; siblings read them as tried).
  */
 import type { EvaluateRequest, ImproveContext, ImproveReport, ImproveRequest } from "@evolve/contract";
 import type { KnobSearch, Texts } from "./knob-search.js";
-import { formatMoves, type Move } from "./moves.js";
+import { DRAFTS_MARK, formatMoves, type Move } from "./moves.js";
+import { moveKey } from "./tried.js";
 import { search } from "./search-params.js";
 
 /** A draft must beat the best score by more than this to be kept (scores are means in [0, 1]). */
@@ -36,7 +41,29 @@ function score(value: number | null): string {
   return value === null ? "n/a" : value.toFixed(4);
 }
 
-/** Tests up to `search.innerSteps` proposals (no more than the budget allows) and keeps the best. */
+interface Draft {
+  moves: Move[];
+  /** Null when it was not evaluated (it failed a check). */
+  score: number | null;
+  /** Its result as the summary writes it: a score, or the failed check. */
+  label: string;
+}
+
+/**
+ * The tree to submit: the best so far; else (no draft beat the parent, and the request lists
+ * attempts) one more move not yet tried from this parent, untested: a draft already known not
+ * to beat the parent would only add a copy of it to the archive, an untried move adds what the
+ * harness's evaluation of it will tell; else the parent's tree.
+ */
+function fallback(best: { score: number | null; texts: Texts; moves: Move[] }, knobs: KnobSearch, drafted: ReadonlySet<string>, resubmit: boolean): { score: number | null; texts: Texts; moves: Move[]; how: "kept" | "untested" | "none" } {
+  if (best.moves.length > 0) return { ...best, how: "kept" };
+  if (!resubmit) return { ...best, how: "none" };
+  knobs.restore(knobs.originals);
+  const moves = knobs.propose(drafted);
+  return moves.length === 0 ? { ...best, how: "none" } : { score: null, texts: knobs.texts(), moves, how: "untested" };
+}
+
+/** Tests up to `search.innerSteps` proposals (no more than the budget allows) and submits the best. */
 export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, knobs: KnobSearch, note: string): Promise<ImproveReport> {
   const started = Date.now();
   const steps = Math.min(search.innerSteps, request.budget.evaluations);
@@ -54,7 +81,9 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
       written.set(path, text);
     }
   };
-  const tried: string[] = [];
+  const drafts: Draft[] = [];
+  // Moves drafted from the parent's own tree: not drafted twice (after a kept draft, moves start from it).
+  const drafted = new Set<string>();
   let stop = "";
   for (let step = 0; step < steps; step++) {
     if (Date.now() > request.budget.deadline - DEADLINE_MARGIN_MS) {
@@ -62,7 +91,8 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
       break;
     }
     knobs.restore(best.texts);
-    const moves = knobs.propose();
+    const fromParent = best.moves.length === 0;
+    const moves = knobs.propose(fromParent ? drafted : undefined);
     if (moves.length === 0) {
       stop = "no move left";
       break;
@@ -74,18 +104,27 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
       stop = `evaluate refused: ${result.reason}`;
       break;
     }
-    tried.push(result.outcome === "evaluated" ? score(result.score) : `${result.stage} ${result.code}`);
-    if (result.outcome === "evaluated" && (best.score === null || result.score > best.score + MIN_GAIN)) {
-      best = { score: result.score, texts, moves: merge(best.moves, moves) };
+    if (fromParent) for (const m of moves) drafted.add(moveKey(m));
+    const evaluatedScore = result.outcome === "evaluated" ? result.score : null;
+    drafts.push({ moves, score: evaluatedScore, label: evaluatedScore !== null ? score(evaluatedScore) : result.outcome === "invalid" ? `${result.stage} ${result.code}` : "?" });
+    if (evaluatedScore !== null && (best.score === null || evaluatedScore > best.score + MIN_GAIN)) {
+      best = { score: evaluatedScore, texts, moves: merge(best.moves, moves) };
     }
   }
-  knobs.restore(best.texts);
-  await sync(best.texts);
-  ctx.log(`meta offline inner loop: ${tried.length} drafts evaluated on ${on}, kept ${best.moves.length} moves${stop ? ` (${stop})` : ""}, ${Date.now() - started} ms`);
-  const trial = `tried ${tried.length} on ${on}: ${tried.join(", ") || "none"}${stop ? `; ${stop}` : ""}`;
-  const changedFiles = [...best.texts].filter(([path, text]) => knobs.originals.get(path) !== text).map(([path]) => path);
-  if (best.moves.length === 0 || changedFiles.length === 0) {
-    return { summary: `offline: no move helped (parent ${score(parentScore)}; ${trial})${note}`, changedFiles: [] };
+  const chosen = fallback(best, knobs, drafted, request.attempts !== undefined);
+  knobs.restore(chosen.texts);
+  await sync(chosen.texts);
+  ctx.log(`meta offline inner loop: ${drafts.length} drafts evaluated on ${on}, submitting ${chosen.how} (${chosen.moves.length} moves)${stop ? ` (${stop})` : ""}, ${Date.now() - started} ms`);
+  const trial = `${drafts.length} drafts on ${on}${stop ? `; ${stop}` : ""}`;
+  const listed = drafts.length === 0 ? "" : `${DRAFTS_MARK}${drafts.map((d) => `${formatMoves(d.moves)} = ${d.label}`).join("; ")}`;
+  const changedFiles = [...chosen.texts].filter(([path, text]) => knobs.originals.get(path) !== text).map(([path]) => path);
+  const moves = formatMoves(chosen.moves);
+  switch (chosen.how) {
+    case "kept":
+      return { summary: `offline: ${moves}; inner loop kept it: ${score(parentScore)} -> ${score(chosen.score)} (${trial})${listed}${note}`, changedFiles };
+    case "untested":
+      return { summary: `offline: ${moves}; untested, as no draft beat the parent (${score(parentScore)}; ${trial})${listed}${note}`, changedFiles };
+    case "none":
+      return { summary: `offline: ${request.attempts === undefined ? "no move helped" : "no untried move left"} (parent ${score(parentScore)}; ${trial})${listed}${note}`, changedFiles: [] };
   }
-  return { summary: `offline: ${formatMoves(best.moves)}; inner loop kept it: ${score(parentScore)} -> ${score(best.score)} (${trial})${note}`, changedFiles };
 }

@@ -9,6 +9,7 @@ import { Project, type SourceFile } from "ts-morph";
 import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
 import { hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
 import { search } from "./search-params.js";
+import { helpedNearby, moveKey, triedFromParent } from "./tried.js";
 
 const ROOT = "/agent/";
 export const SELF = "meta/search-params.ts";
@@ -34,8 +35,12 @@ export interface KnobSearch {
   texts(): Texts;
   /** Puts the project's files back to `texts`. */
   restore(texts: Texts): void;
-  /** Changes a few knobs of the project's files (the plan, then a fallback so it is never empty); returns the moves. */
-  propose(): Move[];
+  /**
+   * Changes a few knobs of the project's files (the plan, then a fallback so it is never empty
+   * while an untried move exists); returns the moves. A move a sibling already tried (the
+   * request's attempts), or one in `exclude` (moveKey), is never proposed.
+   */
+  propose(exclude?: ReadonlySet<string>): Move[];
 }
 
 /** Loads every TypeScript file of the tree into an in-memory ts-morph project. */
@@ -105,6 +110,8 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
   const paths = [...originals.keys()];
   const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
   const history = knobHistory(request.lineage, search.memory);
+  const triedBefore = triedFromParent(request);
+  const preferred = helpedNearby(request);
   const text = [request.feedback.stderr, ...request.feedback.instances.map((i) => i.feedback)].join("\n");
   const timeoutPressure = /time ?out|timed out|deadline|time limit/i.test(text);
   const steps = { stepScale: search.stepScale, momentum: search.momentum, retreat: search.retreat };
@@ -131,7 +138,11 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     return known;
   };
 
-  const propose = (): Move[] => {
+  const propose = (exclude?: ReadonlySet<string>): Move[] => {
+    const untried = (path: string, name: string, to: string): boolean => {
+      const key = moveKey({ file: path, name, to });
+      return !triedBefore.has(key) && exclude?.has(key) !== true;
+    };
     const plan: string[] = [];
     for (let i = 0; i < search.editsPerGeneration; i++) {
       const others = withKnobs.filter((p) => p !== taskFile);
@@ -142,6 +153,19 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     if (withKnobs.includes(SELF) && random() < search.selfEditRate) plan.push(SELF);
     const moves: Move[] = [];
     const tried = new Set<string>();
+
+    // Sets a knob, unless that adds a diagnostic to its file (then the file is put back).
+    const apply = (path: string, sf: SourceFile, knob: Knob, next: string): boolean => {
+      const baseline = checking ? baselineOf(path, sf) : new Set<string>();
+      const before = sf.getFullText();
+      sf.replaceText([knob.start, knob.end], next);
+      if (checking && [...diagnosticKeys(sf)].some((k) => !baseline.has(k))) {
+        sf.replaceWithText(before);
+        return false;
+      }
+      moves.push({ file: path, name: knob.name, from: knob.text, to: next });
+      return true;
+    };
 
     const editOnce = (path: string): boolean => {
       const sf = sourceOf(path);
@@ -154,20 +178,18 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
         if (!knob || !hint) return false;
         tried.add(`${path}|${knob.name}`);
         const next = mutate(knob, hint, steps, random);
-        if (next === null) continue;
-        const baseline = checking ? baselineOf(path, sf) : new Set<string>();
-        const before = sf.getFullText();
-        sf.replaceText([knob.start, knob.end], next);
-        if (checking && [...diagnosticKeys(sf)].some((k) => !baseline.has(k))) {
-          sf.replaceWithText(before);
-          continue;
-        }
-        moves.push({ file: path, name: knob.name, from: knob.text, to: next });
-        return true;
+        if (next === null || !untried(path, knob.name, next)) continue;
+        if (apply(path, sf, knob, next)) return true;
       }
       return false;
     };
 
+    // First a move that raised a close relative's score, where its knob is still at the value it moved from.
+    for (const m of preferred) {
+      const sf = inScope(m.file) && untried(m.file, m.name, m.to) ? sourceOf(m.file) : undefined;
+      const knob = sf === undefined ? undefined : knobsIn(m.file, sf).find((k) => k.name === m.name && k.text === m.from);
+      if (sf !== undefined && knob !== undefined && apply(m.file, sf, knob, m.to)) return moves;
+    }
     for (const path of plan) editOnce(path);
     // Never an empty proposal: fall back to our own search parameters, then to any knob.
     if (moves.length === 0) for (const path of [SELF, ...withKnobs].filter(inScope)) if (editOnce(path)) break;

@@ -1,7 +1,8 @@
 /**
  * Moves: one knob changed from one value to another. Summaries list moves in a
  * machine-readable form, `name from→to (file)`, so a later generation reads its lineage
- * back, credits each move with the score change it caused, and keeps going or backs off.
+ * back, credits each move with the score change it caused, and keeps going or backs off;
+ * and a sibling reads them in the request's attempts and does not try them again.
  */
 import type { LineageStep } from "@evolve/contract";
 import type { Knob } from "./knobs.js";
@@ -35,6 +36,18 @@ export interface StepParams {
 const VALUE = String.raw`("(?:[^"\\]|\\.)*"|[^\s→;()]+)`;
 const MOVE = new RegExp(String.raw`([\w$.@:]+) ${VALUE}→${VALUE} \(([^()]+)\)`, "g");
 
+/**
+ * Where a summary's drafts begin: moves named after it were tested and not kept, so the
+ * lineage credits none of them (a sibling still reads them as tried: tried.ts).
+ */
+export const DRAFTS_MARK = " | drafts: ";
+
+/** The part of a summary whose moves made the tree (everything before the drafts). */
+export function keptPart(summary: string): string {
+  const at = summary.indexOf(DRAFTS_MARK);
+  return at < 0 ? summary : summary.slice(0, at);
+}
+
 /** `name from→to (file); …` for a list of moves. */
 export function formatMoves(moves: readonly Move[]): string {
   return moves.map((m) => `${m.name} ${m.from}→${m.to} (${m.file})`).join("; ");
@@ -54,7 +67,7 @@ export function knobHistory(lineage: readonly LineageStep[], memory: number): Ma
     const before = lineage[i - 1];
     if (!step || !before || step.score === null || before.score === null) continue;
     const delta = step.score - before.score;
-    for (const move of parseMoves(step.summary)) history.set(`${move.file}|${move.name}`, { move, delta });
+    for (const move of parseMoves(keptPart(step.summary))) history.set(`${move.file}|${move.name}`, { move, delta });
   }
   return history;
 }

@@ -2,7 +2,7 @@
  * Prompts of the LLM strategy: ordinary code a later generation may rewrite, like the
  * rest of the meta agent.
  */
-import type { ImproveRequest } from "@evolve/contract";
+import type { Attempt, ImproveRequest } from "@evolve/contract";
 import type { EditResult } from "./edits.js";
 
 const EDIT_FORMAT = `Answer with one line "SUMMARY: <what you change and why, one line>", then your edits.
@@ -37,9 +37,22 @@ export function filePriority(task: string, paths: readonly string[]): string[] {
   return [...paths].filter((p) => /\.(ts|md|json)$/.test(p)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** What the model learns of the task, the parent's visible feedback and the lineage. */
+/** One attempt near the parent, in a line: who, what became of it, and its summary. */
+function attemptLine(a: Attempt): string {
+  const o = a.outcome;
+  const signed = (x: number): string => `${x >= 0 ? "+" : ""}${x.toFixed(4)}`;
+  const result =
+    o.kind === "valid" ? `valid, visible ${o.score.toFixed(4)}${o.delta === null ? "" : ` (${signed(o.delta)} on its parent)`}`
+      : o.kind === "stopped" ? `stopped after ${o.evaluated} of ${o.of} visible instances: could not reach ${o.target === null ? "its parent" : o.target.toFixed(4)}`
+        : o.kind === "invalid" ? `invalid at ${o.stage}: ${o.code}${o.code === "empty_diff" ? " (changed nothing)" : ""}`
+          : `the same tree as ${o.of}`;
+  return `- ${a.id}, ${a.relation.replace("_", " ")} (made from ${a.parent}): ${result} — ${cap(a.summary, 300)}`;
+}
+
+/** What the model learns of the task, the parent's visible feedback, the lineage and what was already tried near the parent. */
 export function briefing(request: ImproveRequest): string[] {
   const { task, feedback, lineage, generation } = request;
+  const attempts = request.attempts ?? [];
   const worst = [...feedback.instances].sort((a, b) => a.score - b.score).slice(0, 10);
   return [
     `# Task: ${task.name}\n${task.description}\nMetric: ${task.metric}`,
@@ -48,6 +61,7 @@ export function briefing(request: ImproveRequest): string[] {
     worst.length > 0 ? `Weakest instances:\n${worst.map((i) => `- ${i.id}: ${i.score} — ${cap(i.feedback, 300)}`).join("\n")}` : "",
     feedback.stderr.trim() !== "" ? `Stderr excerpt:\n${cap(feedback.stderr, 2000)}` : "",
     lineage.length > 0 ? `Lineage (oldest first; score, then the summary of the change that made it):\n${lineage.slice(-12).map((s) => `- ${s.id}: ${s.score ?? "n/a"} — ${cap(s.summary, 200)}`).join("\n")}` : "",
+    attempts.length > 0 ? `Already tried near this parent (its other children first, newest first): do not repeat a change that failed, changed nothing or scored lower; build on one that helped.\n${attempts.map(attemptLine).join("\n")}` : "",
   ].filter((p) => p !== "");
 }
 

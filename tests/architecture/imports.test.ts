@@ -17,7 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   worker: ["kernel"],
   results: ["kernel"],
   supervision: ["kernel"],
-  selection: ["kernel", "text", "supervision"],
+  selection: ["kernel", "results", "text", "supervision"],
   archive: ["kernel", "results", "selection", "supervision", "text"],
   validation: ["kernel", "results", "sandbox", "supervision", "text", "worker"],
   llm: ["kernel", "text"],

@@ -48,8 +48,17 @@ describe("evolve run, offline, end to end", () => {
     const valid = children.filter((c) => c.status.kind === "valid");
     expect(valid.length).toBeGreaterThanOrEqual(1);
     for (const v of valid) {
-      expect(v.evaluation?.stages.map((s) => s.stage)).toContain("heldout");
-      expect(v.scores.visible).not.toBeNull();
+      // Raced: a whole child is among the five best here, so its held-out split is scored; one
+      // stopped early has no whole visible score and no held-out split.
+      if (v.evaluation?.race?.stop === "complete") {
+        expect(v.evaluation.stages.map((s) => s.stage)).toContain("heldout");
+        expect(v.scores.visible).not.toBeNull();
+        expect(v.evaluation.coverage).toEqual({ evaluated: 3, of: 3 });
+      } else {
+        expect(v.evaluation?.race?.stop).toMatch(/^below_/);
+        expect(v.scores.visible).toBeNull();
+        expect(v.evaluation?.heldoutSkipped).toBeDefined();
+      }
       expect(v.changedFiles.length).toBeGreaterThan(0);
       // The patch chain from the root rebuilds the snapshot the archive holds.
       const rebuilt = await rebuildSnapshot(runDir, generations, v.id);
@@ -61,6 +70,10 @@ describe("evolve run, offline, end to end", () => {
     if (!run.ok) throw new Error(`run.json does not parse: ${run.problem.reason}`);
     expect(run.value.status).toBe("finished");
     expect(run.value.config.task.name).toBe(DEFAULT_TASK);
+    // The default economy is recorded, so a resume does as this run did.
+    expect(run.value.config.economy).toEqual({ attempts: 12, discountBarren: true, racing: { delta: 0.05, bound: "hoeffding-serfling" }, heldout: { kind: "top", k: 5 } });
+    // Attempts are generations recorded before the child was made.
+    for (const child of children) for (const id of child.attempts ?? []) expect((generations.find((g) => g.id === id)?.createdAt ?? "9") < child.createdAt).toBe(true);
     // run.json keeps the selection RNG as it was after the last selection, so a resume draws on from there.
     const selections = (await readEvents(runDir)).events.filter((e) => e.type === "selected");
     expect(selections).toHaveLength(3);

@@ -17,6 +17,7 @@ import { hostileLlmRequests } from "./cases/llm-requests.js";
 import { evaluateAbuse } from "./cases/evaluate-abuse.js";
 import { arenaAbuse } from "./cases/arena-abuse.js";
 import { hostileToolCallText } from "./cases/tool-call-text.js";
+import { attemptsFlood } from "./cases/attempts-flood.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -50,6 +51,7 @@ const containerCases: Case[] = [
   ["17 hostile LLM requests (tool definitions, tool messages, floods)", hostileLlmRequests],
   ["18 hostile test agents in the arena (proposal floods, huge and malformed proposals, oracle hang/heap/throw, stdout flood, held-out hunt)", arenaAbuse, 300_000],
   ["19 hostile tool-call text (huge and nested tags, unknown tools, paths outside the tree, a million tiny calls, unbalanced fences)", hostileToolCallText, 420_000],
+  ["20 hostile summaries shown to siblings as attempts (200 KB, control characters, forged outcome and held-out score)", attemptsFlood, 240_000],
 ];
 
 describe("security (host)", () => {

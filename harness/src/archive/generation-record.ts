@@ -108,5 +108,10 @@ export const GenerationRecord = z.object({
   approval: GenerationApproval.optional(),
   /** Absent in archives from before several engines, and on one engine alone. */
   engines: EnginePlacements.optional(),
+  /**
+   * The earlier generations its improve request listed as attempts, in the order shown (so a
+   * replay rebuilds the same request); absent when it listed none.
+   */
+  attempts: z.array(GenerationId).max(64).optional(),
 });
 export type GenerationRecord = z.infer<typeof GenerationRecord>;

@@ -6,6 +6,7 @@ import { SelectionStrategyName } from "../selection/index.js";
 import { RunPolicy } from "../supervision/index.js";
 import { GenerationId, RunId, Timestamp } from "./generation-id.js";
 import { upgradeRunRecord } from "./migrate-run-record.js";
+import { RunEconomy } from "./run-economy.js";
 
 /**
  * 2: run.json's limits are a strict, complete set (version 1 let any numeric key through).
@@ -75,6 +76,8 @@ export const RunConfig = z.object({
   limits: RunLimits,
   /** Present in an arena run (`evolve run --arena`): code and test generations alternate in rounds. */
   arena: ArenaSettings.optional(),
+  /** How the run spends compute (attempts, barren discount, racing, held-out rule); absent: as before it existed (run-economy.ts). */
+  economy: RunEconomy.optional(),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 

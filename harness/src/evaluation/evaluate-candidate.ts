@@ -1,7 +1,8 @@
 /**
- * Staged evaluation of one candidate's emitted JS in fresh hardened containers:
- * stage1 (small visible subset) → the rest of the visible split above the threshold →
- * the held-out split when asked. Held-out instances only ever enter held-out sessions.
+ * Staged or racing evaluation of one candidate's emitted JS in fresh hardened containers:
+ * stage1 (small visible subset) → the rest of the visible split above the threshold (or, with
+ * `race`, the visible split raced against the parent: race-visible.ts) → the held-out split
+ * when asked. Held-out instances only ever enter held-out sessions.
  */
 import { openSolveSession, type AgentContainerOptions, type SandboxEngine } from "../../../sandbox/src/index.js";
 import type { SandboxLabels, SandboxLimits } from "../../../sandbox/src/index.js";
@@ -11,6 +12,7 @@ import { EvaluationResult, type EvaluationStage, type StageResult } from "../res
 import type { Task } from "./load-task.js";
 import type { TaskInstance } from "./grader.js";
 import { runStage, type StageEnv, type StageSession } from "./run-stage.js";
+import { raceVisible, type RaceOptions, type VisiblePart } from "./race-visible.js";
 
 /** Which visible stages run: "staged" obeys the threshold; "full" always runs both; "stage1" stops after it. */
 export type VisiblePolicy = "staged" | "full" | "stage1";
@@ -29,6 +31,13 @@ export interface EvaluateOptions {
   visible?: VisiblePolicy;
   /** Also score the held-out split (for candidates that passed validation). */
   heldout?: boolean;
+  /**
+   * With `heldout`: a reason not to score it after all, given the visible result (the run's
+   * held-out rule); null: score it.
+   */
+  heldoutUnless?: (visible: { score: number | null; complete: boolean }) => string | null;
+  /** Race the visible split against the parent instead of staging it (never with `subset`). */
+  race?: RaceOptions;
   /**
    * Only these instances of the visible split, as one "visible" stage (a meta agent's
    * ctx.evaluate of listed ids): no staging, and never with `heldout`.
@@ -64,6 +73,7 @@ function validate(opts: EvaluateOptions): void {
     problems.push("maxRestarts must be a non-negative integer");
   if (!Number.isInteger(opts.seed)) problems.push("seed must be an integer");
   if (opts.subset !== undefined && opts.heldout === true) problems.push("a subset of the visible split is never evaluated with the held-out split");
+  if (opts.race !== undefined && opts.visible !== undefined && opts.visible !== "staged") problems.push("a race decides itself how much of the visible split runs");
   if (opts.subset !== undefined && opts.subset.some((i) => !opts.task.visible.includes(i))) problems.push("a subset must be instances of the visible split");
   if (problems.length > 0) throw new EvolveError("invalid_options", `evaluation options: ${problems.join("; ")}`);
 }
@@ -114,13 +124,48 @@ export async function evaluateCandidate(opts: EvaluateOptions): Promise<Evaluati
     seed: opts.seed,
   });
 
+  const visible =
+    opts.race !== undefined && opts.subset === undefined
+      ? await raceVisible(opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, env(), opts.race)
+      : await stagedVisible(opts, env());
+  const stages: StageResult[] = [...visible.stages];
+  let computeMs = visible.computeMs;
+  const visibleScores = stages.flatMap((s) => s.instances.map((i) => i.score));
+  const visibleScore = visibleScores.length === 0 ? null : visibleScores.reduce((a, b) => a + b, 0) / visibleScores.length;
+
+  let heldoutScore: number | null = null;
+  let heldoutSkipped: string | null = null;
+  if (opts.heldout === true) {
+    heldoutSkipped = opts.heldoutUnless?.({ score: visibleScore, complete: visible.coverage.evaluated >= visible.coverage.of }) ?? null;
+    if (heldoutSkipped === null) {
+      const run = await runStage("heldout", "heldout", opts.task.heldout, env());
+      stages.push(run.result);
+      computeMs += run.computeMs;
+      heldoutScore = run.result.score;
+    }
+  }
+
+  return EvaluationResult.parse({
+    stages,
+    visibleScore,
+    heldoutScore,
+    passedStage1: visible.passedStage1,
+    computeMs,
+    durationMs: Date.now() - started,
+    coverage: visible.coverage,
+    ...(visible.race === undefined ? {} : { race: visible.race }),
+    ...(heldoutSkipped === null ? {} : { heldoutSkipped }),
+  });
+}
+
+/** The staged visible part: stage 1 (or the listed subset), then the rest when the policy and the threshold allow. */
+async function stagedVisible(opts: EvaluateOptions, visibleEnv: StageEnv): Promise<VisiblePart> {
+  const { manifest } = opts.task;
   const stages: StageResult[] = [];
-  let computeMs = 0;
-  const visibleEnv = env();
   const first = opts.subset === undefined ? { stage: "stage1" as const, instances: opts.task.visible.slice(0, manifest.stages.stage1Size) } : { stage: "visible" as const, instances: opts.subset };
   const stage1 = await runStage(first.stage, "visible", first.instances, visibleEnv);
   stages.push(stage1.result);
-  computeMs += stage1.computeMs;
+  let computeMs = stage1.computeMs;
   const passedStage1 = stage1.result.score >= manifest.stages.threshold;
 
   const policy = opts.visible ?? "staged";
@@ -131,22 +176,6 @@ export async function evaluateCandidate(opts: EvaluateOptions): Promise<Evaluati
     stages.push(run.result);
     computeMs += run.computeMs;
   }
-
-  let heldoutScore: number | null = null;
-  if (opts.heldout === true) {
-    const run = await runStage("heldout", "heldout", opts.task.heldout, env());
-    stages.push(run.result);
-    computeMs += run.computeMs;
-    heldoutScore = run.result.score;
-  }
-
-  const visibleScores = stages.filter((s) => s.stage !== "heldout").flatMap((s) => s.instances.map((i) => i.score));
-  return EvaluationResult.parse({
-    stages,
-    visibleScore: visibleScores.length === 0 ? null : visibleScores.reduce((a, b) => a + b, 0) / visibleScores.length,
-    heldoutScore,
-    passedStage1,
-    computeMs,
-    durationMs: Date.now() - started,
-  });
+  const evaluated = stages.reduce((n, s) => n + s.instances.length, 0);
+  return { stages, computeMs, passedStage1, coverage: { evaluated, of: first.instances.length + rest.length } };
 }

@@ -20,3 +20,5 @@ export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
 export { repeatSeed } from "./run-stage.js";
 export { recordEpisode, type EpisodeRecorder } from "./episode-recorder.js";
+export { raceCheckpoints, raceUpperBound, seededOrder, type RaceTally } from "./race-bound.js";
+export type { RaceOptions } from "./race-visible.js";

@@ -39,12 +39,16 @@ export function repeatSeed(seed: number, repeat: number): number {
 }
 
 
-/** Runs `instances` as stage `stage` of split `split`. */
+/**
+ * Runs `instances` as stage `stage` of split `split`. `stopAfter` (a race) sees the results
+ * so far after each instance; when it says stop, the instances left are not run nor recorded.
+ */
 export async function runStage(
   stage: EvaluationStage,
   split: Split,
   instances: readonly TaskInstance[],
   env: StageEnv,
+  stopAfter?: (results: readonly InstanceResult[]) => boolean,
 ): Promise<StageRun> {
   const started = Date.now();
   const stderr: string[] = [];
@@ -101,6 +105,7 @@ export async function runStage(
           });
         results.push(instanceResult(instance, split, attempts));
       }
+      if (stopAfter?.(results) === true) break;
     }
   } finally {
     await closeSession();

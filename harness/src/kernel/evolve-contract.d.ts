@@ -130,6 +130,40 @@ declare module "@evolve/contract" {
     summary: string;
   }
 
+  /**
+   * What became of an earlier child of the parent or of a close relative: from the harness's
+   * own records (never from a file an agent wrote), never held-out data.
+   */
+  export type AttemptOutcome =
+    /** Valid, evaluated on the whole visible split: its visible score and the change from its parent's (null when the parent has no whole score). */
+    | { kind: "valid"; score: number; delta: number | null }
+    /**
+     * Valid, but its evaluation stopped after `evaluated` of the `of` visible instances: with the
+     * run's stated confidence its visible score could not reach `target` (its parent's, or the
+     * task's bar). It has no whole score and is not a parent.
+     */
+    | { kind: "stopped"; evaluated: number; of: number; target: number | null }
+    /** It failed at `stage` with `code` (policy `empty_diff`: it changed nothing). */
+    | { kind: "invalid"; stage: string; code: string }
+    /** Its tree was byte for byte generation `of`'s, so it was not judged again. */
+    | { kind: "duplicate"; of: string };
+
+  /** One earlier attempt near the generation being made. */
+  export interface Attempt {
+    /** The child. */
+    id: string;
+    /** The generation it was made from. */
+    parent: string;
+    /**
+     * "sibling": made from the same parent as this generation; "parent_sibling": made from the
+     * parent's own parent (like the parent itself); "cousin": made from one of the parent's siblings.
+     */
+    relation: "sibling" | "parent_sibling" | "cousin";
+    /** Its meta agent's one-line summary (capped). */
+    summary: string;
+    outcome: AttemptOutcome;
+  }
+
   export interface ImproveRequest {
     task: { name: string; description: string; metric: string };
     /**
@@ -158,6 +192,12 @@ declare module "@evolve/contract" {
      * Absent offline, and when the run was not probed.
      */
     llm?: { model: string; mode: "tools" | "text"; reason: string };
+    /**
+     * What was already tried near this parent, closest first (siblings, then the parent's
+     * siblings, then cousins), newest first within each, at most the run's `--attempts`. Absent
+     * or empty when the run shows none (`--attempts 0`, arena runs, runs before this field).
+     */
+    attempts?: Attempt[];
     budget: {
       /** Tokens the meta agent may still spend in this generation; null when unlimited. */
       llmTokens: number | null;

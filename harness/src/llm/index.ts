@@ -40,3 +40,4 @@ export {
 } from "./transcript.js";
 export type { TranscriptProblem } from "./transcript.js";
 export { EvaluateTranscriptEntry } from "./evaluate-entry.js";
+export { AttemptsTranscriptEntry, AttemptView } from "./attempts-entry.js";

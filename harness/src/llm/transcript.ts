@@ -1,12 +1,13 @@
 /**
- * The meta agent's transcript: every LLM call (sent, refused or failed), every workspace
- * tool call and every ctx.evaluate call, one JSON object per line in a generation's
+ * The meta agent's transcript: the attempts its request listed, every LLM call (sent, refused
+ * or failed), every workspace tool call and every ctx.evaluate call, one JSON object per line in a generation's
  * transcript.jsonl. A call's request and response are the wire types (harness/src/kernel/llm-wire.ts),
  * so the model's tool calls and the agent's tool results are recorded as the agent sent and
  * received them.
  */
 import { z } from "zod";
 import { EvaluateTranscriptEntry } from "./evaluate-entry.js";
+import { AttemptsTranscriptEntry } from "./attempts-entry.js";
 import { LlmFailureKind } from "./llm-port.js";
 import { finishReasonOf, LlmErrorCode, WireLlmRequestFields, WireLlmResponse } from "../kernel/index.js";
 
@@ -71,7 +72,7 @@ export const ToolTranscriptEntry = z.object({
 });
 export type ToolTranscriptEntry = z.infer<typeof ToolTranscriptEntry>;
 
-export const TranscriptEntry = z.discriminatedUnion("kind", [LlmTranscriptEntry, ToolTranscriptEntry, EvaluateTranscriptEntry]);
+export const TranscriptEntry = z.discriminatedUnion("kind", [LlmTranscriptEntry, ToolTranscriptEntry, EvaluateTranscriptEntry, AttemptsTranscriptEntry]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
 /** JSON lines, one entry a line, ending in a newline (empty string for no entries). */

@@ -10,7 +10,7 @@ import { EvolveError } from "../kernel/index.js";
 import type { GenerationRecord, Tree } from "../archive/index.js";
 import { applyPatch, lineageOf, readPatch, readRun, rebuildSnapshot, writeTree } from "../archive/index.js";
 import { readArena, suiteOfGeneration, taskWithSuite } from "../arena/index.js";
-import type { RunContext } from "../evolution/index.js";
+import { recordedEvaluationPlan, type RunContext } from "../evolution/index.js";
 import { createReplayContext, type ReplayEnvironment } from "./replay-context.js";
 import { replayScores, type ScoreCheck } from "./replay-scores.js";
 import { replaySelfModify, type SelfModifyCheck } from "./replay-self-modify.js";
@@ -135,7 +135,10 @@ async function replayTargets(ctx: RunContext, options: ReplayOptions, byId: Read
     // A code generation of an arena run was judged on its round's task: the visible split and that round's suite.
     const suite = suiteOfGeneration(arena.rounds, g.id);
     const judgedOn = suite.length === 0 ? ctx : { ...ctx, task: taskWithSuite(ctx.task, suite) };
-    const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
+    // Evaluated as it was: raced against the same parent score, held-out skipped where it was.
+    const judged = original ?? g;
+    const plan = recordedEvaluationPlan(ctx, judged, judged.parent === null ? null : (byId.get(judged.parent) ?? null));
+    const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`), plan);
     scores.push(check);
     say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
   }

@@ -2,7 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { GenerationRecord, ScoreSummary } from "../archive/index.js";
-import { evaluateStep, scoresOf, validateStep, type RunContext } from "../evolution/index.js";
+import { evaluateStep, scoresOf, validateStep, type EvaluationPlan, type RunContext } from "../evolution/index.js";
 
 /** One split's recorded and replayed score. */
 export interface SplitComparison {
@@ -50,13 +50,13 @@ export function compareScores(recorded: ScoreSummary, replayed: ScoreSummary): {
   return { splits, drift };
 }
 
-/** Re-runs the gates and the evaluation of `g` (tree in `childDir`, parent's in `parentDir`). */
-export async function replayScores(ctx: RunContext, g: GenerationRecord, childDir: string, parentDir: string | null, workDir: string): Promise<ScoreCheck> {
+/** Re-runs the gates and the evaluation of `g` (tree in `childDir`, parent's in `parentDir`), evaluated by `plan` (as recorded). */
+export async function replayScores(ctx: RunContext, g: GenerationRecord, childDir: string, parentDir: string | null, workDir: string, plan?: EvaluationPlan): Promise<ScoreCheck> {
   await mkdir(workDir, { recursive: true });
   const buildDir = join(workDir, "build");
   const validated = await validateStep({ ctx, generationId: g.id, parentDir, childDir, buildDir });
   const replayedStatus = validated.failure === null ? "valid" : `invalid at ${validated.failure.stage} (${validated.failure.code})`;
-  const evaluation = validated.failure === null ? await evaluateStep({ ctx, generationId: g.id, buildDir }) : null;
+  const evaluation = validated.failure === null ? await evaluateStep({ ctx, generationId: g.id, buildDir, ...(plan === undefined ? {} : { plan }) }) : null;
   const { splits, drift } = compareScores(g.scores, scoresOf(evaluation));
   return { generation: g.id, recordedStatus: statusOf(g), replayedStatus, sameStatus: statusOf(g) === replayedStatus, splits, drift };
 }

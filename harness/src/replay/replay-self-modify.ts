@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { GenerationRecord } from "../archive/index.js";
 import { diffDirectories, generationPaths, readPatch } from "../archive/index.js";
-import { childRequest, selfModifyStep, type RunContext, type SelfModifyResult } from "../evolution/index.js";
+import { attemptViews, childRequest, selfModifyStep, type RunContext, type SelfModifyResult } from "../evolution/index.js";
 import { BudgetLedger, createReplayPort, parseTranscript } from "../llm/index.js";
 import { spentBefore } from "./replay-context.js";
 
@@ -54,6 +54,10 @@ export async function replaySelfModify(
     ...ctx,
     llm: { ...ctx.llm, port, runLedger: new BudgetLedger("run", ctx.llm.runLedger.limits, spentBefore(generations, child)) },
   };
+  // The attempts its request listed, rebuilt from the same records (they are never rewritten).
+  const byId = new Map(generations.map((g) => [g.id, g]));
+  const shown = (child.attempts ?? []).flatMap((id) => byId.get(id) ?? []);
+  const attempts = child.attempts === undefined ? undefined : attemptViews(shown, parent.id, generations);
   const takeTo = join(workDir, "tree");
   const result = await selfModifyStep({
     ctx: stepCtx,
@@ -62,7 +66,7 @@ export async function replaySelfModify(
     parentBuildDir: await ctx.builds.get(parentDir, parent.snapshotHash),
     takeTo,
     seed: child.seed,
-    request: childRequest(ctx, child, parent, lineage),
+    request: childRequest(ctx, child, parent, lineage, attempts),
   });
   const divergence = port?.divergence ?? null;
   const llmNote = divergence !== null ? `; ${divergence}` : port !== null && port.remaining() > 0 ? `; ${port.remaining()} recorded LLM call(s) never asked for` : "";

@@ -16,5 +16,6 @@ export {
   progressSeries,
 } from "./run-summary.js";
 export type { ScoreSplit } from "./run-summary.js";
+export { describeRace, stoppedTag, visibleText } from "./race-text.js";
 export { arenaLines, arenaRounds, arenaSection, arenaSvg } from "./arena-view.js";
 export type { ArenaRoundView } from "./arena-view.js";

@@ -9,6 +9,7 @@ import { bestGeneration, childrenCounts } from "../archive/index.js";
 import { episodeOf, STAGE_LABELS, type InstanceResult } from "../results/index.js";
 import type { EpisodeView, NodeView, PackingView, ReportData } from "./report-view.js";
 import { bestPath, byId, describeApproval, progressSeries } from "./run-summary.js";
+import { describeRace } from "./race-text.js";
 import { approvalState } from "../supervision/index.js";
 import { capText } from "../text/index.js";
 
@@ -73,6 +74,15 @@ export function bestEpisode(g: GenerationRecord): EpisodeView | null {
   return best;
 }
 
+/** What the panel says about how far the evaluation went: a race that stopped, or a held-out split left unscored. */
+function evaluationNote(g: GenerationRecord): string | null {
+  const race = describeRace(g);
+  const skipped = g.evaluation?.heldoutSkipped;
+  const parts = [race, skipped === undefined ? null : `held-out not scored: ${skipped}`].filter((p): p is string => p !== null);
+  return parts.length === 0 ? null : cap(parts.join("; "));
+}
+
+
 function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"], now: Date, episode: NodeView["episode"] = null): NodeView {
   const invalid = g.status.kind === "invalid" ? g.status : null;
   const failures = (g.evaluation?.stages ?? []).flatMap((s) =>
@@ -93,6 +103,7 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"],
     visible: g.scores.visible,
     heldout: g.scores.heldout,
     stage1: g.scores.stage1,
+    evaluationNote: evaluationNote(g),
     summary: g.summary === null ? null : cap(g.summary),
     costUsd: g.costUsd,
     tokens: g.tokens,

@@ -41,6 +41,8 @@ export interface NodeView {
   readonly visible: number | null;
   readonly heldout: number | null;
   readonly stage1: number | null;
+  /** Why its race stopped early (no whole visible score), or why its held-out split was not scored; null: neither. */
+  readonly evaluationNote: string | null;
   readonly summary: string | null;
   readonly costUsd: number | null;
   readonly tokens: { readonly prompt: number; readonly completion: number };

@@ -7,3 +7,4 @@
 export * from "./failure.js";
 export * from "./results.js";
 export * from "./episode.js";
+export * from "./race.js";

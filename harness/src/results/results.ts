@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { WireJson } from "../kernel/index.js";
+import { RaceRecord } from "./race.js";
 
 // ---- validation -------------------------------------------------------------------------
 
@@ -64,6 +65,12 @@ export const EvaluationResult = z.object({
   /** Time the candidate spent answering, summed over calls (the task's own compute). */
   computeMs: z.number(),
   durationMs: z.number(),
+  /** Visible instances evaluated, of those asked for (the split, or a listed subset); absent in records before racing. */
+  coverage: z.object({ evaluated: z.number().int().nonnegative(), of: z.number().int().nonnegative() }).optional(),
+  /** Present when the visible split was raced: why the race ended, against what. */
+  race: RaceRecord.optional(),
+  /** Present when a valid child's held-out split was not scored: why (the run's held-out rule). */
+  heldoutSkipped: z.string().max(300).optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
@@ -77,3 +84,13 @@ export const STAGE_LABELS: Record<EvaluationStage, string> = {
   visible: "stage 2",
   heldout: "held-out",
 };
+
+/**
+ * Whether the evaluation covered every visible instance asked for, so its visible score may
+ * be compared with others as a whole. Records from before `coverage` stopped short exactly
+ * when stage 1 was below the task's threshold (a task whose visible split is stage 1 alone
+ * then reads as partial: those records do not say the split's size).
+ */
+export function visibleComplete(evaluation: EvaluationResult): boolean {
+  return evaluation.coverage === undefined ? evaluation.passedStage1 : evaluation.coverage.evaluated >= evaluation.coverage.of;
+}

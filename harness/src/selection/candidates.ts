@@ -1,23 +1,31 @@
 /**
- * What a strategy sees of the archive: one entry per generation, with its score and how
- * many children it already has. Built structurally from generation records so selection
- * stays a pure leaf module (it does not import the archive).
+ * What a strategy sees of the archive: one entry per generation, with its score, how many
+ * children it already has, how many of them gave nothing to build on, and its clade's
+ * pooled outcomes. Built structurally from generation records so selection stays a pure
+ * leaf module (it does not import the archive).
  */
+import { visibleComplete, type EvaluationResult } from "../results/index.js";
 import { approvalCleared, type ApprovalLike } from "../supervision/index.js";
+import { cladeOutcomes, type CladeOutcomes } from "./clade.js";
 
 /** One possible parent. */
 export interface SelectionCandidate {
   /** Generation id such as "g0007"; ids order generations by creation. */
   readonly id: string;
   /**
-   * Only valid generations can be parents; invalid ones, and children a run policy holds
-   * back (pending approval, or rejected), are ignored by every strategy.
+   * Only valid generations with a whole visible score can be parents; invalid ones, children
+   * whose evaluation stopped early (racing), and children a run policy holds back (pending
+   * approval, or rejected) are ignored by every strategy.
    */
   readonly valid: boolean;
   /** Visible score in [0, 1], higher is better. */
   readonly score: number;
   /** Children already attempted from it (valid or not), in flight included. */
   readonly children: number;
+  /** Of those, the recorded ones that gave nothing to build on: invalid at any stage (an empty change included) or duplicates. 0 when absent. */
+  readonly barren?: number;
+  /** Its clade's pooled outcomes (itself and every descendant, see clade.ts); none when absent. */
+  readonly clade?: CladeOutcomes;
 }
 
 /** The fields of a generation record that selection reads. */
@@ -26,34 +34,50 @@ export interface GenerationLike {
   readonly parent: string | null;
   readonly status: { readonly kind: "valid" | "invalid" | "duplicate" };
   readonly scores: { readonly visible: number | null };
+  /** The evaluation, when it ran: whether it was whole, and the instance scores the clades pool. */
+  readonly evaluation?: EvaluationResult | null;
   /** The approval request a run policy attached, if any. */
   readonly approval?: ApprovalLike | undefined;
 }
 
 /**
- * Candidates from archive records; only valid generations are eligible (a duplicate's tree is
- * its original's). Children are every attempted child (valid, invalid or a duplicate):
+ * Candidates from archive records; only valid generations with a whole visible score are
+ * eligible (a duplicate's tree is its original's; a child whose race stopped early has no
+ * whole score to weigh). Children are every attempted child (valid, invalid or a duplicate):
  * a parent whose edits keep failing is explored less, as with DGM's children count.
- * `inFlightParents` lists the parents of children still being made (one entry per
- * child), so parallel workers do not all pile onto the same parent. A valid generation
- * without a visible score counts as score 0.
+ * `inFlightParents` lists the parents of children still being made (one entry per child),
+ * so parallel workers do not all pile onto the same parent.
  */
 export function candidatesFromGenerations(
   generations: readonly GenerationLike[],
   inFlightParents: readonly string[] = [],
 ): SelectionCandidate[] {
   const children = new Map<string, number>();
-  const bump = (id: string): void => {
-    children.set(id, (children.get(id) ?? 0) + 1);
+  const barren = new Map<string, number>();
+  const bump = (counts: Map<string, number>, id: string): void => {
+    counts.set(id, (counts.get(id) ?? 0) + 1);
   };
-  for (const g of generations) if (g.parent !== null) bump(g.parent);
-  for (const p of inFlightParents) bump(p);
+  for (const g of generations) {
+    if (g.parent === null) continue;
+    bump(children, g.parent);
+    if (g.status.kind !== "valid") bump(barren, g.parent);
+  }
+  for (const p of inFlightParents) bump(children, p);
+  const clades = cladeOutcomes(generations, inFlightParents);
   return generations.map((g) => ({
     id: g.id,
-    valid: g.status.kind === "valid" && approvalCleared(g),
-    score: g.scores.visible ?? 0,
+    valid: g.status.kind === "valid" && approvalCleared(g) && wholeScore(g) !== null,
+    score: wholeScore(g) ?? 0,
     children: children.get(g.id) ?? 0,
+    barren: barren.get(g.id) ?? 0,
+    clade: clades.get(g.id) ?? { successes: 0, failures: 0 },
   }));
+}
+
+/** The visible score when the evaluation covered the whole visible split, else null. */
+function wholeScore(g: GenerationLike): number | null {
+  if (g.scores.visible === null) return null;
+  return g.evaluation == null || visibleComplete(g.evaluation) ? g.scores.visible : null;
 }
 
 /** Numeric order of generation ids ("g0009" < "g0010" < "g10000"); other ids by string. */

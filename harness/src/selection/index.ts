@@ -2,6 +2,10 @@ export { createRng, restoreRng, RngState } from "./rng.js";
 export type { Rng } from "./rng.js";
 export { candidatesFromGenerations, compareIds } from "./candidates.js";
 export type { GenerationLike, SelectionCandidate } from "./candidates.js";
+export { cladeOutcomes } from "./clade.js";
+export type { CladeMember, CladeOutcomes } from "./clade.js";
+export { cladePosterior } from "./cmp.js";
+export { betaSample, gammaSample } from "./beta-sample.js";
 export {
   allStrategies,
   DEFAULT_SELECTION_STRATEGY,
@@ -9,5 +13,5 @@ export {
   strategyByName,
   topThreeMean,
 } from "./strategies.js";
-export type { SelectionStrategy } from "./strategies.js";
+export type { SelectionStrategy, StrategyOptions } from "./strategies.js";
 export { selectionProbabilities, selectParent } from "./select-parent.js";

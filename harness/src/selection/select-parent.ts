@@ -7,6 +7,8 @@ import type { SelectionStrategy } from "./strategies.js";
 /**
  * The probability of each eligible candidate (valid ones only, in id order). Weights that
  * sum to zero or are not finite (e.g. every exp(−(c/8)³) underflowed) fall back to uniform.
+ * For a drawing strategy (cmp) these are its normalised weights, a summary of what it draws
+ * from, not the odds of its draw.
  */
 export function selectionProbabilities(
   strategy: SelectionStrategy,
@@ -20,15 +22,20 @@ export function selectionProbabilities(
 }
 
 /**
- * The chosen parent id, or null when no candidate is valid. Stochastic strategies draw
- * exactly one number from `rng`; deterministic ones draw none, so the RNG sequence of a
- * run depends only on how many stochastic selections it made.
+ * The chosen parent id, or null when no candidate is valid. Weighted stochastic strategies
+ * draw exactly one number from `rng`; a drawing strategy (cmp) draws as its samples need,
+ * always the same for the same archive and RNG state; deterministic ones draw none. So the
+ * RNG sequence of a run depends only on the archive and the selections it made.
  */
 export function selectParent(
   strategy: SelectionStrategy,
   candidates: readonly SelectionCandidate[],
   rng: Rng,
 ): string | null {
+  if (strategy.draw !== undefined) {
+    const cs = eligible(candidates);
+    return cs.length === 0 ? null : (cs[strategy.draw(cs, rng)]?.id ?? null);
+  }
   const probabilities = [...selectionProbabilities(strategy, candidates)];
   if (probabilities.length === 0) return null;
   if (!strategy.stochastic) {

@@ -1,14 +1,16 @@
 /**
- * Parent-selection strategies: each maps the eligible candidates to weights. Stochastic
- * strategies are sampled with the run's seeded RNG; deterministic ones put all weight
- * on one candidate and never touch the RNG.
+ * Parent-selection strategies: each maps the eligible candidates to weights, or (cmp) draws
+ * its choice itself. Stochastic strategies are sampled with the run's seeded RNG;
+ * deterministic ones put all weight on one candidate and never touch the RNG.
  */
 import { z } from "zod";
 import { assertNever } from "../kernel/index.js";
 import type { SelectionCandidate } from "./candidates.js";
 import { compareIds } from "./candidates.js";
+import { cmpStrategy } from "./cmp.js";
+import type { Rng } from "./rng.js";
 
-export const SelectionStrategyName = z.enum(["score_child_prop", "hyperagents", "best", "random", "greedy", "latest"]);
+export const SelectionStrategyName = z.enum(["score_child_prop", "hyperagents", "cmp", "best", "random", "greedy", "latest"]);
 export type SelectionStrategyName = z.infer<typeof SelectionStrategyName>;
 
 export const DEFAULT_SELECTION_STRATEGY: SelectionStrategyName = "score_child_prop";
@@ -20,8 +22,27 @@ export interface SelectionStrategy {
   readonly description: string;
   /** Whether a selection draws one number from the RNG. */
   readonly stochastic: boolean;
-  /** Non-negative weights, one per candidate, in the order given. */
+  /** Non-negative weights, one per candidate, in the order given (cmp: its posterior means, a summary of what it draws from). */
   weights(candidates: readonly SelectionCandidate[]): number[];
+  /** A strategy that draws its choice itself (Thompson sampling) rather than by its weights: the index chosen. */
+  draw?(candidates: readonly SelectionCandidate[], rng: Rng): number;
+}
+
+/** How a run's strategies weigh children. */
+export interface StrategyOptions {
+  /**
+   * Multiply a weight that counts children by (1 + fertile) / (1 + children), fertile being
+   * the children that were not barren (see SelectionCandidate.barren): a parent whose children
+   * keep coming out empty or invalid loses weight, one with none or only productive ones keeps it.
+   */
+  discountBarren: boolean;
+}
+
+/** The barren-children factor of a candidate (1 when the discount is off). */
+function barrenFactor(c: SelectionCandidate, options: StrategyOptions): number {
+  if (!options.discountBarren) return 1;
+  const barren = Math.min(c.barren ?? 0, c.children);
+  return (1 + c.children - barren) / (1 + c.children);
 }
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
@@ -42,26 +63,29 @@ export function topThreeMean(candidates: readonly SelectionCandidate[]): number 
   return top.length === 0 ? 0 : top.reduce((s, x) => s + x, 0) / top.length;
 }
 
-/** The strategy of a name (exhaustive over the enum). */
-export function strategyByName(name: SelectionStrategyName): SelectionStrategy {
+/** The strategy of a name (exhaustive over the enum); `options` apply to the strategies that weigh children. */
+export function strategyByName(name: SelectionStrategyName, options: StrategyOptions = { discountBarren: false }): SelectionStrategy {
+  const discount = options.discountBarren ? " (× the share of fertile children)" : "";
   switch (name) {
     case "score_child_prop":
       return {
         name,
-        description: "DGM default: p ∝ sigmoid(10·(score − 0.5)) / (1 + children)",
+        description: `DGM default: p ∝ sigmoid(10·(score − 0.5)) / (1 + children)${discount}`,
         stochastic: true,
-        weights: (cs) => cs.map((c) => sigmoid(10 * (c.score - 0.5)) / (1 + c.children)),
+        weights: (cs) => cs.map((c) => (sigmoid(10 * (c.score - 0.5)) / (1 + c.children)) * barrenFactor(c, options)),
       };
     case "hyperagents":
       return {
         name,
-        description: "HyperAgents: p ∝ sigmoid(10·(score − mean of top 3)) · exp(−(children/8)³)",
+        description: `HyperAgents: p ∝ sigmoid(10·(score − mean of top 3)) · exp(−(children/8)³)${discount}`,
         stochastic: true,
         weights: (cs) => {
           const mid = topThreeMean(cs);
-          return cs.map((c) => sigmoid(10 * (c.score - mid)) * Math.exp(-((c.children / 8) ** 3)));
+          return cs.map((c) => sigmoid(10 * (c.score - mid)) * Math.exp(-((c.children / 8) ** 3)) * barrenFactor(c, options));
         },
       };
+    case "cmp":
+      return cmpStrategy();
     case "best":
       // Ties go to the earliest generation: the first to reach a score stays the reference.
       return {
@@ -95,5 +119,5 @@ export function strategyByName(name: SelectionStrategyName): SelectionStrategy {
 
 /** Every strategy, for help texts. */
 export function allStrategies(): SelectionStrategy[] {
-  return SelectionStrategyName.options.map(strategyByName);
+  return SelectionStrategyName.options.map((name) => strategyByName(name));
 }

@@ -1,6 +1,6 @@
 /** `evolve run`: start a run (the default: the built-in task with the offline strategy). */
 import type { ProgressSink } from "../../evolution/index.js";
-import { DEFAULT_ARENA_ROUNDS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, MAX_EVALUATIONS, RunOptions } from "../../evolution/run/run-settings.js";
+import { DEFAULT_ARENA_ROUNDS, DEFAULT_ATTEMPTS, DEFAULT_EVALUATIONS, DEFAULT_GENERATIONS, DEFAULT_SEED, DEFAULT_SUITE_CAP, DEFAULT_TASK, HELDOUT_TOP, MAX_EVALUATIONS, RunOptions } from "../../evolution/run/run-settings.js";
 import { DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js"; // not the index: keeps --help instant
 import type { CliCommand, CommandInput } from "../command.js";
 import { ENGINE_HELP, ENGINE_OPTIONS, engineConnector } from "../engine-wiring.js";
@@ -23,6 +23,7 @@ const RUN_FIELDS: readonly OptionField[] = [
   { name: "check-memory", path: ["checkMemoryMb"] },
   { name: "check-timeout", path: ["checkTimeoutMs"], seconds: true },
   { name: "evaluations", path: ["evaluations"] },
+  { name: "attempts", path: ["attempts"] },
   { name: "rounds", path: ["arena", "rounds"] },
   { name: "code-population", path: ["arena", "codePopulation"] },
   { name: "test-population", path: ["arena", "testPopulation"] },
@@ -41,6 +42,14 @@ function stringOption(values: CommandInput["values"], name: string): string | un
   return typeof raw === "string" ? raw : undefined;
 }
 
+/** An on|off option as a boolean, or undefined when absent. */
+function switchOption(values: CommandInput["values"], name: string): boolean | undefined {
+  const raw = stringOption(values, name);
+  if (raw === undefined) return undefined;
+  if (raw === "on" || raw === "off") return raw === "on";
+  throw new UsageError(`--${name} expects on or off, got ${JSON.stringify(raw)}`);
+}
+
 export const run: CliCommand = {
   name: "run",
   summary: "evolve an agent on a task (no options: the built-in default, offline, a few minutes)",
@@ -50,7 +59,7 @@ export const run: CliCommand = {
   --from RUN/GEN        branch: generation 0 is that generation's snapshot (lineage kept in run.json)
   --generations N       children to attempt (default ${DEFAULT_GENERATIONS}); the seed is evaluated on top
   --workers W           children in flight at once (default: number of cores; with --engine: the engines' slots)
-  --selection S         score_child_prop (default), hyperagents, best, random, greedy, latest
+  --selection S         score_child_prop (default), hyperagents, cmp, best, random, greedy, latest
   --model M             LLM model (needs OPENAI_BASE_URL and/or OPENAI_API_KEY; else offline)
   --budget-tokens N     LLM tokens for the whole run; the run stops proposing when spent
   --budget-usd X        dollars for the whole run (models with a known price)
@@ -66,6 +75,13 @@ export const run: CliCommand = {
                         that wait for a person (evolve pending / approve / reject); see README "Supervised runs"
   --evaluations N       calls of ctx.evaluate per generation: the meta agent's draft checked and evaluated on visible
                         instances (default ${DEFAULT_EVALUATIONS}, at most ${MAX_EVALUATIONS}; 0: none, the offline strategy then makes one move)
+  --attempts N          earlier children of the parent and its close relatives listed in each improve request, with
+                        their summaries and outcomes (default ${DEFAULT_ATTEMPTS}; 0: none)
+  --racing on|off       race each child's visible split against its parent, stopping it once it cannot reach the
+                        parent's score with 95 % confidence; held-out then for the ${HELDOUT_TOP} best (default on)
+  --discount-barren on|off
+                        strategies that count children also weigh down parents whose children came out empty,
+                        invalid or duplicates (default on)
   --arena               arena run: each round test generations propose tests that must break the current code
                         (the task's oracle judges them), then code children are selected on visible + the suite;
                         the held-out split never changes (README "Arena runs")
@@ -95,6 +111,9 @@ ${ENGINE_HELP}
     "check-timeout": { type: "string" },
     policy: { type: "string" },
     evaluations: { type: "string" },
+    attempts: { type: "string" },
+    racing: { type: "string" },
+    "discount-barren": { type: "string" },
     arena: { type: "boolean" },
     rounds: { type: "string" },
     "code-population": { type: "string" },
@@ -127,6 +146,9 @@ ${ENGINE_HELP}
       checkTimeoutMs: checkTimeout === undefined ? undefined : Math.round(checkTimeout * 1000),
       policy: stringOption(values, "policy"),
       evaluations: runNumber(values, "evaluations"),
+      attempts: runNumber(values, "attempts"),
+      racing: switchOption(values, "racing"),
+      discountBarren: switchOption(values, "discount-barren"),
       arena: arenaOptions(values),
     };
     const options = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
@@ -149,6 +171,8 @@ function arenaOptions(values: CommandInput["values"]): Record<string, number | u
     return undefined;
   }
   if (values["generations"] !== undefined) throw new UsageError("--generations does not apply to an arena run: it makes --rounds × --code-population code children");
+  const ordinary = ["attempts", "racing", "discount-barren"].find((f) => values[f] !== undefined);
+  if (ordinary !== undefined) throw new UsageError(`--${ordinary} does not apply to an arena run: it selects by tournament and evaluates every code child whole`);
   return Object.fromEntries(
     [
       ["rounds", runNumber(values, "rounds")],

@@ -1,7 +1,7 @@
 /** `evolve show <run> <gen>`: one generation record in words. */
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenOf, lineageOf, readGeneration } from "../../archive/index.js";
-import { describeApproval, describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
+import { describeApproval, describeRace, describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
@@ -79,6 +79,9 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   if (g.evaluation !== null) {
     lines.push("");
     lines.push(`evaluation ${formatMs(g.evaluation.durationMs)} (candidate compute ${formatMs(g.evaluation.computeMs)}), stage 1 ${g.evaluation.passedStage1 ? "passed" : "not passed"}`);
+    const race = describeRace(g);
+    if (race !== null) lines.push(`  ${race}: no whole visible score, so it is not a parent or the best`);
+    if (g.evaluation.heldoutSkipped !== undefined) lines.push(`  held-out not scored: ${g.evaluation.heldoutSkipped}`);
     for (const stage of g.evaluation.stages) {
       const failed = stage.instances.filter((i) => i.error !== null || i.score === 0);
       lines.push(`  ${STAGE_LABELS[stage.stage].padEnd(8)} score ${formatScore(stage.score)}  ${plural(stage.instances.length, "instance")}, ${failed.length} failed  ${formatMs(stage.durationMs)}`);

@@ -3,7 +3,7 @@ import { plural } from "../../text/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenCounts } from "../../archive/index.js";
 import { bestGeneration } from "../../archive/index.js";
-import { approvalTag, arenaLines, arenaRounds, bestPath, byId, formatScore } from "../../report/index.js";
+import { approvalTag, arenaLines, arenaRounds, bestPath, byId, formatScore, visibleText } from "../../report/index.js";
 import { readArena } from "../../arena/index.js";
 import type { CliCommand } from "../command.js";
 import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
@@ -66,7 +66,7 @@ ${JSON_HELP}`,
 };
 
 function label(g: GenerationRecord, children: number, best: string | null): string {
-  const scores = `${formatScore(g.scores.visible)} / ${formatScore(g.scores.heldout)}`;
+  const scores = `${visibleText(g)} / ${formatScore(g.scores.heldout)}`;
   const tag = approvalTag(g);
   const status =
     g.status.kind === "invalid"

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { RuntimeImage, SandboxEngine } from "../../../../sandbox/src/index.js";
-import type { RunRecord } from "../../archive/index.js";
+import { economyOf, type RunRecord } from "../../archive/index.js";
 import type { Task } from "../../evaluation/index.js";
 import { BudgetLedger, type LlmPort, type LlmSetup } from "../../llm/index.js";
 import type { CheckLimits, Validator } from "../../validation/index.js";
@@ -72,5 +72,6 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
     checkDeaths: parts.checkDeaths ?? new Map(),
     // An archive written before run policies existed has none: every valid child is a parent.
     policy: run.policy ?? null,
+    economy: economyOf(run.config),
   };
 }

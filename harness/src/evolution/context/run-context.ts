@@ -2,7 +2,7 @@
 import type { ImproveRequest } from "@evolve/contract";
 import type { RuntimeImage, SandboxEngine, SandboxLabels } from "../../../../sandbox/src/index.js";
 import { EvolveError, type Runtime } from "../../kernel/index.js";
-import type { ArchiveWriter } from "../../archive/index.js";
+import type { ArchiveWriter, RunEconomy } from "../../archive/index.js";
 import type { Task } from "../../evaluation/index.js";
 import { createGenerationBroker, type BudgetLedger, type BudgetLimits, type LlmBroker, type LlmPort, type LlmSetup } from "../../llm/index.js";
 import type { RunPolicy } from "../../supervision/index.js";
@@ -56,6 +56,8 @@ export interface RunContext {
   checkDeaths: ReadonlyMap<string, number>;
   /** The run policy from run.json (protected paths, approval rules); null: none. */
   policy: RunPolicy | null;
+  /** How the run spends compute (attempts shown, barren discount, racing, held-out rule), from run.json. */
+  economy: RunEconomy;
 }
 
 /**

@@ -11,6 +11,7 @@ import { redoingLost } from "../steps/index.js";
 import type { Progress } from "../view/index.js";
 import type { LoopEnd, RunContext } from "../context/index.js";
 import { generationSeed } from "../context/index.js";
+import { attemptViews, attemptsNear, childEvaluationPlan } from "../pipeline/index.js";
 
 /** The archive as this process knows it, and the selection RNG. */
 export interface LoopState {
@@ -35,7 +36,7 @@ export interface LoopOptions {
 
 /** Runs children until `total` are recorded, the budget is spent, or the run is interrupted. */
 export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: LoopState, options: LoopOptions, progress: Progress): Promise<LoopEnd> {
-  const strategy = strategyByName(options.selection);
+  const strategy = strategyByName(options.selection, { discountBarren: ctx.economy.discountBarren });
   const inFlight = new Map<string, { parent: string; done: Promise<void> }>();
   const fatal: { error?: unknown; failed: boolean } = { failed: false };
   let end: LoopEnd = "finished";
@@ -75,7 +76,9 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
     const parent = byId.get(parentId) as GenerationRecord;
     progress.childStarted();
     const sameTree = (hash: string): GenerationRecord | null => state.records.find((r) => r.snapshotHash === hash && r.status.kind !== "duplicate") ?? null;
-    const plan = { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree };
+    const shown = ctx.economy.attempts > 0 ? { attempts: attemptViews(attemptsNear(state.records, parentId, ctx.economy.attempts), parentId, state.records) } : {};
+    const evaluation = childEvaluationPlan(ctx, id, parent, () => state.records);
+    const plan = { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree, evaluation, ...shown };
     const done = redoingLost(ctx, writer, id, () => runChild(ctx, writer, plan)).then(
       (record) => {
         state.records.push(record);

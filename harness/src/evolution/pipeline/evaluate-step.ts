@@ -1,22 +1,27 @@
 /**
  * Phase 5 of a generation: the emitted JS that passed validation runs in fresh containers
  * on the run's fixed evaluation seed: stage 1, the rest of the visible split above the
- * threshold, then the held-out split for the record (never shown to any agent).
+ * threshold (or the visible split raced against the parent), then the held-out split for
+ * the record by the run's held-out rule (never shown to any agent).
  */
-import type { EvaluationResult } from "../../results/index.js";
+import { visibleComplete, type EvaluationResult } from "../../results/index.js";
 import { evaluateCandidate } from "../../evaluation/index.js";
 import type { PhaseTimings, ScoreSummary } from "../../archive/index.js";
 import { checkInterrupted, containerLabels, type RunContext } from "../context/index.js";
+import { STAGED_EVALUATION, type EvaluationPlan } from "./evaluation-plan.js";
 
 export interface EvaluateStepInput {
   ctx: Pick<RunContext, "sandbox" | "task" | "evaluationSeed" | "runId">;
   generationId: string;
   buildDir: string;
+  /** How much to evaluate (evaluation-plan.ts); staged, held-out always, when absent. */
+  plan?: EvaluationPlan;
 }
 
 /** Scores one valid candidate; agent failures are zero scores inside the result. */
 export async function evaluateStep(input: EvaluateStepInput): Promise<EvaluationResult> {
   const { sandbox } = input.ctx;
+  const plan = input.plan ?? STAGED_EVALUATION;
   // Task agents run without an LLM during evaluation: scores stay reproducible and the
   // LLM budget goes to self-modification.
   return evaluateCandidate({
@@ -27,8 +32,10 @@ export async function evaluateStep(input: EvaluateStepInput): Promise<Evaluation
     labels: containerLabels(input.ctx, input.generationId),
     runtime: sandbox.runtime,
     seed: input.ctx.evaluationSeed,
-    visible: "staged",
+    visible: plan.visible,
     heldout: true,
+    ...(plan.heldoutUnless === null ? {} : { heldoutUnless: plan.heldoutUnless }),
+    ...(plan.race === null ? {} : { race: plan.race }),
     llmAvailable: false,
   });
 }
@@ -42,8 +49,13 @@ export async function evaluateTimed(input: EvaluateStepInput & { ctx: { signal: 
   return evaluation;
 }
 
-/** The per-split scores of an evaluation (all null when there was none). */
+/**
+ * The per-split scores of an evaluation (all null when there was none). `visible` is null
+ * unless the evaluation covered the whole visible split: a partial score is never recorded
+ * where whole ones are compared (the partial mean stays in the evaluation's stages).
+ */
 export function scoresOf(evaluation: EvaluationResult | null): ScoreSummary {
   const stage1 = evaluation?.stages.find((s) => s.stage === "stage1")?.score ?? null;
-  return { visible: evaluation?.visibleScore ?? null, heldout: evaluation?.heldoutScore ?? null, stage1 };
+  const visible = evaluation === null || !visibleComplete(evaluation) ? null : evaluation.visibleScore;
+  return { visible, heldout: evaluation?.heldoutScore ?? null, stage1 };
 }

@@ -1,9 +1,9 @@
 /**
  * The request a meta agent gets: the parent's VISIBLE feedback (stage1 and visible
- * instances, grader feedback, a stderr excerpt), lineage notes and budgets. Held-out
- * results are in the parent's record but never copied here.
+ * instances, grader feedback, a stderr excerpt), lineage notes, what was already tried near
+ * the parent (attempts.ts) and budgets. Held-out results are in the records but never copied here.
  */
-import type { ImproveRequest, InstanceFeedback, LineageStep } from "@evolve/contract";
+import type { Attempt, ImproveRequest, InstanceFeedback, LineageStep } from "@evolve/contract";
 import type { GenerationRecord } from "../../archive/index.js";
 import type { TaskManifest } from "../../evaluation/index.js";
 import { capText } from "../../text/index.js";
@@ -26,6 +26,8 @@ export interface RequestInputs {
   deadline: number;
   /** Calls of ctx.evaluate the meta agent may make. */
   evaluations: number;
+  /** Earlier attempts near the parent (attempts.ts); the request carries none when absent. */
+  attempts?: readonly Attempt[];
 }
 
 /**
@@ -63,6 +65,7 @@ export function buildImproveRequest(inputs: RequestInputs): ImproveRequest {
     seed: inputs.seed,
     feedback: { score: parent.scores.visible, instances, stderr },
     lineage,
+    ...(inputs.attempts === undefined ? {} : { attempts: [...inputs.attempts] }),
     budget: { llmTokens: inputs.llmTokens, deadline: inputs.deadline, evaluations: inputs.evaluations },
   };
 }
@@ -76,6 +79,7 @@ export function childRequest(
   child: { id: string; seed: number },
   parent: GenerationRecord,
   lineage: readonly GenerationRecord[],
+  attempts?: readonly Attempt[],
 ): (llmTokens: number | null, deadline: number) => ImproveRequest {
   return (llmTokens, deadline) =>
     buildImproveRequest({
@@ -87,5 +91,6 @@ export function childRequest(
       llmTokens,
       deadline,
       evaluations: ctx.evaluations,
+      ...(attempts === undefined ? {} : { attempts }),
     });
 }

@@ -6,3 +6,5 @@ export { buildImproveRequest, childRequest, type RequestInputs } from "./improve
 export { selfModifyStep, type SelfModifyInput, type SelfModifyResult } from "./self-modify-step.js";
 export { validateStep, type ValidateStepInput, type ValidateStepResult } from "./validate-step.js";
 export { runCandidate, type Candidate, type CandidateInput, type CandidateSource, type CandidateTree } from "./candidate.js";
+export { ATTEMPT_SUMMARY_CHARS, attemptViews, attemptsNear } from "./attempts.js";
+export { SEED_EVALUATION, STAGED_EVALUATION, childEvaluationPlan, recordedEvaluationPlan, type EvaluationPlan } from "./evaluation-plan.js";

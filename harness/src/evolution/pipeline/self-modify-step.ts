@@ -58,6 +58,9 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
   const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
   const broker = generationBroker(ctx, deadline);
   const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
+  const request = input.request(broker.remainingTokens(), deadline);
+  // What the agent was told was already tried: the transcript's first line, before its calls.
+  const shown: TranscriptEntry[] = (request.attempts ?? []).length === 0 ? [] : [{ kind: "attempts", at: new Date().toISOString(), attempts: request.attempts ?? [] }];
   let result: ImproveOutcome;
   try {
     result = await runImprove({
@@ -69,7 +72,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
       takeTo: input.takeTo,
       runtime: ctx.sandbox.runtime,
       timeoutMs: ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0),
-      init: { task: ctx.task.manifest.name, seed: input.seed, llmAvailable: ctx.llm.setup.available, deadline, request: toWire(withProbe(input.request(broker.remainingTokens(), deadline), ctx.llm.probed)) },
+      init: { task: ctx.task.manifest.name, seed: input.seed, llmAvailable: ctx.llm.setup.available, deadline, request: toWire(withProbe(request, ctx.llm.probed)) },
       onLlm: broker.onLlm,
       onTool: broker.onTool,
       evaluate: drafts.service,
@@ -84,7 +87,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     treeTaken: result.extracted.ok,
     outcome: result.outcome,
     // Arrival order across the broker's and the evaluator's entries (a stable sort keeps ties as they came).
-    transcript: [...broker.transcript(), ...drafts.transcript()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
+    transcript: [...shown, ...broker.transcript(), ...drafts.transcript()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     usage: broker.usage(),
     evaluateCalls: ctx.evaluations > 0 ? drafts.usage() : null,
     model: ctx.llm.setup.available ? ctx.llm.setup.model : null,

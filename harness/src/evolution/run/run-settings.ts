@@ -2,7 +2,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { GenerationId } from "../../archive/index.js";
+import { GenerationId, LEGACY_ECONOMY, MAX_ATTEMPTS, type RunEconomy } from "../../archive/index.js";
 import { Runtime } from "../../kernel/index.js";
 import { SelectionStrategyName, DEFAULT_SELECTION_STRATEGY } from "../../selection/index.js";
 // The file, not the folder index: that would load ts-morph and dockerode for `evolve run --help`.
@@ -39,6 +39,24 @@ export const DEFAULT_EVALUATIONS = 3;
 export const MAX_EVALUATIONS = 50;
 
 const PositiveInt = z.number().int().positive();
+
+/** Attempts shown in each improve request when --attempts is not given (ImproveRequest.attempts). */
+export const DEFAULT_ATTEMPTS = 12;
+/** The racing rule of a run with --racing on (the default): confidence 95 % over a child's whole race. */
+export const DEFAULT_RACE = { delta: 0.05, bound: "hoeffding-serfling" } as const;
+/** With racing, the held-out split is scored for children among this many best whole visible scores. */
+export const HELDOUT_TOP = 5;
+
+/** The economy recorded in run.json for these options (an arena run: the staged one it was built on). */
+export function economyFor(options: { attempts: number; racing: boolean; discountBarren: boolean; arena: unknown }): RunEconomy {
+  if (options.arena !== null) return LEGACY_ECONOMY;
+  return {
+    attempts: options.attempts,
+    discountBarren: options.discountBarren,
+    racing: options.racing ? { ...DEFAULT_RACE } : null,
+    heldout: options.racing ? { kind: "top", k: HELDOUT_TOP } : { kind: "every_valid" },
+  };
+}
 
 /** Arena defaults: a duel of six rounds, sixteen tests in force at most. */
 export const DEFAULT_ARENA_ROUNDS = 6;
@@ -88,6 +106,12 @@ export const RunOptions = z.object({
   policy: z.string().min(1).nullable().default(null),
   /** Calls of ctx.evaluate one generation's meta agent may make (0: none). */
   evaluations: z.number().int().nonnegative().max(MAX_EVALUATIONS).default(DEFAULT_EVALUATIONS),
+  /** Attempts near the parent each improve request lists (0: none). */
+  attempts: z.number().int().nonnegative().max(MAX_ATTEMPTS).default(DEFAULT_ATTEMPTS),
+  /** Race each child's visible split against its parent (held-out then for the top HELDOUT_TOP); false: staged, held-out for every valid child. */
+  racing: z.boolean().default(true),
+  /** Strategies that count children also discount a parent by its barren (invalid or duplicate) children. */
+  discountBarren: z.boolean().default(true),
   /** An arena run (rounds of test and code generations); null: an ordinary run. */
   arena: ArenaOptions.nullable().default(null),
   /** Run id (folder name); generated when absent. */

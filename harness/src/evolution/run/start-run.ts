@@ -30,7 +30,7 @@ import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../../v
 import { preflightRun } from "./preflight.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "../view/index.js";
-import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-settings.js";
+import { DEFAULT_TASK, DEFAULT_WARM_POOL, economyFor, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-settings.js";
 import { executeRun } from "./run-session.js";
 import { StartUp } from "./start-up.js";
 import { plural } from "../../text/index.js";
@@ -174,6 +174,7 @@ async function runRecordOf(parts: {
         evaluations: options.evaluations,
       },
       ...(arena === undefined ? {} : { arena }),
+      economy: economyFor(options),
     },
     harnessVersion: await harnessVersion(),
     ...(origin === null ? {} : { from: origin.from }),

@@ -10,7 +10,8 @@ import { EvolveError } from "../../kernel/index.js";
 import { generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
 import type { EvaluationResult } from "../../results/index.js";
 import { checkInterrupted, type RunContext } from "../context/index.js";
-import { childRequest, evaluateTimed, runCandidate, type Candidate } from "../pipeline/index.js";
+import type { Attempt } from "@evolve/contract";
+import { childRequest, evaluateTimed, runCandidate, type Candidate, type EvaluationPlan } from "../pipeline/index.js";
 import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
 
@@ -23,6 +24,10 @@ export interface ChildPlan {
   seed: number;
   /** The first recorded generation with this snapshot hash, if any (duplicates are recorded, not judged). */
   sameTree?: (snapshotHash: string) => GenerationRecord | null;
+  /** What the request lists as already tried near the parent (pipeline/attempts.ts); none when absent. */
+  attempts?: readonly Attempt[];
+  /** How to evaluate the child when valid (pipeline/evaluation-plan.ts); staged, held-out always, when absent. */
+  evaluation?: EvaluationPlan;
 }
 
 /** Runs one child to its record; returns the record written. */
@@ -41,14 +46,14 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       ctx,
       generationId: id,
       parentDir: parentSnapshot,
-      source: { kind: "self-modify", parentBuildDir, seed: plan.seed, request: childRequest(ctx, { id, seed: plan.seed }, parent, plan.lineage) },
+      source: { kind: "self-modify", parentBuildDir, seed: plan.seed, request: childRequest(ctx, { id, seed: plan.seed }, parent, plan.lineage, plan.attempts) },
       workDir: work,
       // The parent's own tree is left to the policy gate, which records it as an empty change.
       sameTree: (hash) => (hash === parent.snapshotHash ? null : (plan.sameTree?.(hash)?.id ?? null)),
       events: writer,
     });
     const timings: PhaseTimings = Object.assign({ materialise }, candidate.timings);
-    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir }, timings);
+    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }) }, timings);
     return await record(ctx, writer, plan, candidate, { evaluation, timings, started });
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -87,7 +92,8 @@ async function record(
   });
   // A duplicate is never a parent itself, so it never waits for a person either.
   const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, candidate.failure, changes) : undefined;
-  const withEngines = engines === undefined ? built : { ...built, engines };
+  const shown = plan.attempts === undefined || plan.attempts.length === 0 ? built : { ...built, attempts: plan.attempts.map((a) => a.id) };
+  const withEngines = engines === undefined ? shown : { ...shown, engines };
   const final = approval === undefined ? withEngines : { ...withEngines, approval };
   const recorded = await recordGeneration(writer, final, {
     snapshotDir: candidate.tree?.dir ?? null,

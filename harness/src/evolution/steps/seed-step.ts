@@ -8,7 +8,7 @@ import { EvolveError } from "../../kernel/index.js";
 import { diffDirectories, formatGenerationId, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
 import { generationSeed, type RunContext } from "../context/index.js";
-import { evaluateTimed, runCandidate } from "../pipeline/index.js";
+import { SEED_EVALUATION, evaluateTimed, runCandidate } from "../pipeline/index.js";
 
 const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
 
@@ -27,7 +27,8 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
     const candidate = await runCandidate({ ctx, generationId: id, parentDir: null, source: { kind: "read", tree }, workDir: work, events: writer });
     Object.assign(timings, candidate.timings);
     const { failure } = candidate;
-    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir }, timings);
+    // The seed is evaluated whole: it is the first bar its children race against.
+    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, plan: SEED_EVALUATION }, timings);
     const engines = ctx.engines.settle(id);
     const built = buildRecord({
       id,

@@ -5,7 +5,7 @@
  */
 import type { EngineStatus } from "../../../../sandbox/src/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
-import { formatScore } from "../../report/index.js";
+import { formatScore, visibleText } from "../../report/index.js";
 import { failureLabel } from "../../results/index.js";
 import { approvalState } from "../../supervision/index.js";
 import { capAtWord, plural } from "../../text/index.js";
@@ -193,7 +193,7 @@ export function describeRecord(record: GenerationRecord, c: { done: number; tota
   if (record.status.kind === "duplicate") return `${head} duplicate of ${record.status.of}: the same tree, not evaluated again (${seconds})`;
   const summary = record.summary === null ? "" : ` - ${capAtWord(record.summary, 120)}`;
   const waits = record.approval === undefined ? "" : `, waits for approval (${capAtWord(record.approval.reasons.join("; "), 160)})`;
-  return `${head} valid: visible ${formatScore(record.scores.visible)}, held-out ${formatScore(record.scores.heldout)}${waits} (${seconds})${summary}`;
+  return `${head} valid: visible ${visibleText(record)}, held-out ${formatScore(record.scores.heldout)}${waits} (${seconds})${summary}`;
 }
 
 /** Containers per engine against its slots: "a 2/2 b 1/2 c down". */

@@ -429,6 +429,7 @@ function select(id: string): void {
   row(t, "visible", score(n.visible) + versusParent(n));
   row(t, "held-out", score(n.heldout));
   row(t, "stage 1", score(n.stage1));
+  if (n.evaluationNote !== null) row(t, "evaluation", n.evaluationNote);
   if (n.duplicateOf !== null) row(t, "validation", `not run: the same tree as ${n.duplicateOf}`);
   else if (!n.valid) row(t, "validation", `${n.stage}: ${n.code}${n.where ? ` at ${n.where}` : ""}${n.message ? ` ${DASH} ${n.message}` : ""}`);
   else row(t, "validation", "passed");

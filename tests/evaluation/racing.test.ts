@@ -1,0 +1,104 @@
+/**
+ * Racing evaluation against the real engine: a child that cannot reach its parent stops
+ * early (by the certain bound, or by Serfling's), says how many instances it got and why, gets
+ * no held-out split when the rule says so, and has no whole visible score; a child as good as
+ * its parent runs whole; one solve session serves the whole visible race.
+ */
+import { rm } from "node:fs/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { evaluateCandidate, type Task } from "../../harness/src/evaluation/index.js";
+import { countingEngine, scoresOf } from "../../harness/src/evolution/index.js";
+import { visibleComplete } from "../../harness/src/results/index.js";
+import { testEngine } from "../support/test-engine.js";
+import { writeBuild } from "./emit-seed.js";
+
+const build = await writeBuild({ "task/index.js": "export async function solve(input) { return input.id; }" });
+afterAll(async () => rm(build, { recursive: true, force: true }));
+
+/** A task whose grader scores each instance its `s`, after a real call into the candidate. */
+function task(visible: number[], heldout: number[] = [1, 1, 1]): Task {
+  const Instance = z.object({ id: z.string(), s: z.number() });
+  return {
+    dir: "/nowhere",
+    manifest: { name: "race-fixture", description: "scores are fixed per instance", metric: "s", direction: "maximize", instanceTimeoutMs: 10_000, evaluationTimeoutMs: 60_000, stages: { stage1Size: 2, threshold: 0 }, repeats: 1 },
+    visible: visible.map((s, i) => ({ id: `v${String(i).padStart(2, "0")}`, s })),
+    heldout: heldout.map((s, i) => ({ id: `h${i}`, s })),
+    grader: {
+      instanceSchema: Instance,
+      async grade(instance, solve) {
+        const reply = await solve({ id: instance.id });
+        const { s } = Instance.parse(instance);
+        return reply.ok ? { score: s, value: s, feedback: "" } : { score: 0, value: null, feedback: "no answer" };
+      },
+    },
+    oracle: null,
+  };
+}
+
+const RACE = { delta: 0.05, bound: "hoeffding-serfling" } as const;
+
+async function race(visible: number[], parentScore: number) {
+  const { engine, image, session } = await testEngine();
+  const counted = countingEngine(engine);
+  const result = await evaluateCandidate({
+    engine: counted.engine, image, task: task(visible), buildDir: build, labels: { session, phase: "test" }, seed: 3,
+    heldout: true,
+    heldoutUnless: (v) => (v.complete ? null : "its visible evaluation stopped early"),
+    race: { settings: RACE, parentScore },
+  });
+  return { result, containers: counted.started() };
+}
+
+describe("racing evaluation", () => {
+  it("stops a child that cannot reach its parent as soon as the bound says so, and records why", async () => {
+    // 40 instances at 0.2 against a parent at 0.9: after 2 + 6 instances even all ones left could not reach 0.9.
+    const { result, containers } = await race(Array(40).fill(0.2), 0.9);
+    expect(result.coverage).toEqual({ evaluated: 8, of: 40 });
+    expect(result.race).toMatchObject({ stop: "below_parent", target: 0.9, confidence: 0.95 });
+    expect(result.race?.upper).toBeLessThan(0.9);
+    expect(result.stages.map((s) => [s.stage, s.instances.length])).toEqual([["stage1", 2], ["visible", 6]]);
+    expect(result.heldoutScore).toBeNull();
+    expect(result.heldoutSkipped).toBe("its visible evaluation stopped early");
+    // Partly evaluated: its mean is in the stages, never where whole scores are compared.
+    expect(visibleComplete(result)).toBe(false);
+    expect(result.visibleScore).toBeCloseTo(0.2, 12);
+    expect(scoresOf(result).visible).toBeNull();
+    expect(containers).toBe(1);
+  });
+
+  it("stops by Serfling's bound when the certain one would still let it through", async () => {
+    // Against 0.6: after 2 + 14 instances at 0.2 every-one-left still reaches 0.68, but Serfling's bound is about 0.5.
+    const { result } = await race(Array(40).fill(0.2), 0.6);
+    expect(result.coverage).toEqual({ evaluated: 16, of: 40 });
+    expect(result.race?.stop).toBe("below_parent");
+    expect(result.race?.upper).toBeLessThan(0.6);
+    expect((0.2 * 16 + 24) / 40).toBeGreaterThan(0.6);
+  });
+
+  it("runs a child as good as its parent whole, then its held-out split, in one visible session", async () => {
+    const { result, containers } = await race(Array(40).fill(0.9), 0.9);
+    expect(result.coverage).toEqual({ evaluated: 40, of: 40 });
+    expect(result.race?.stop).toBe("complete");
+    expect(visibleComplete(result)).toBe(true);
+    expect(scoresOf(result).visible).toBeCloseTo(0.9, 12);
+    expect(result.heldoutScore).toBe(1);
+    expect(result.heldoutSkipped).toBeUndefined();
+    expect(containers).toBe(2);
+    // The rest of the split ran in the run's seeded order, not the file's.
+    const order = result.stages.find((s) => s.stage === "visible")?.instances.map((i) => i.id) ?? [];
+    expect(order).toHaveLength(38);
+    expect(order).not.toEqual([...order].sort());
+  });
+
+  it("stops below the task's bar when that is higher than the parent's score", async () => {
+    const { engine, image, session } = await testEngine();
+    const t = task([0, 0, 0, 0]);
+    const result = await evaluateCandidate({
+      engine, image, task: { ...t, manifest: { ...t.manifest, stages: { stage1Size: 2, threshold: 0.6 } } }, buildDir: build, labels: { session, phase: "test" }, seed: 3,
+      race: { settings: RACE, parentScore: 0.3 },
+    });
+    expect(result.race).toMatchObject({ stop: "below_bar", target: 0.6 });
+    expect(result.coverage).toEqual({ evaluated: 2, of: 4 });
+  });
+});
