@@ -19,3 +19,6 @@ export { defineOracle, ORACLE_LIMITS, type Judgement, type Oracle } from "./orac
 export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
 export { repeatSeed } from "./run-stage.js";
+export { CodeTest, CodeTestRequest, createCodeTester, MAX_SOURCE_BYTES, NO_CODE_TESTS, showValue } from "./code-tests.js";
+export type { CodeTestEnv, CodeTestReport, RunTests, TestVerdict } from "./code-tests.js";
+export { Comparison, valuesMatch } from "./compare-values.js";

@@ -144,6 +144,7 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
         task: ctx.task,
         buildDir: build,
         labels: { session: ctx.sandbox.session, run: ctx.runId, generation: input.generationId, phase: "draft-evaluate" },
+        execPhase: "draft-grade-exec",
         runtime: ctx.sandbox.runtime,
         seed: ctx.evaluationSeed,
         visible: plan.kind === "visible" ? "full" : "stage1",
