@@ -24,9 +24,9 @@ export const TaskManifest = z.object({
   /**
    * The task agent calls the run's model while it solves (ctx.llm in `solve`): evaluations get
    * the model, with the solve-time budgets, and a run without a model is refused before it
-   * starts. Default false: the task agent runs without a model and scores are reproducible.
+   * starts. Absent or false: the task agent runs without a model and scores are reproducible.
    */
-  needsModel: z.boolean().default(false),
+  needsModel: z.boolean().optional(),
   /** The seed agent's measured baseline, in words (documentation only). */
   seedBaseline: z.string().optional(),
 });
