@@ -26,6 +26,7 @@ import { approvalCleared, readRunPolicy, type RunPolicy } from "../supervision/i
 import { readRun } from "../archive/index.js";
 import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../validation/index.js";
 import { preflightRun } from "./preflight.js";
+import { refuseWithoutModel } from "./model-requirement.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "./progress.js";
 import { DEFAULT_TASK, DEFAULT_WARM_POOL, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-options.js";
@@ -78,6 +79,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const origin = options.from === null ? null : await resolveOrigin(options.from, root);
   const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
   const agentDir = origin?.snapshotDir ?? resolve(options.agent);
+  await refuseWithoutModel(taskDir, llmSetup);
 
   const validator = createValidator({ limits: { memoryMb: options.checkMemoryMb, timeoutMs: options.checkTimeoutMs } });
   validator.warm();
