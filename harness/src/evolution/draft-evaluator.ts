@@ -23,6 +23,7 @@ import { planDraftRequest } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
 import type { RunContext } from "./run-context.js";
 import { validateStep } from "./validate-step.js";
+import { NO_SOLVE_LLM, type SolveLlm } from "./solve-llm.js";
 
 /** No call begins with less than this before the meta agent's deadline. */
 export const MIN_WINDOW_MS = 10_000;
@@ -39,6 +40,8 @@ export interface DraftEvaluatorInput {
   parentSnapshotDir: string;
   /** The meta agent's deadline (epoch ms). */
   deadline: number;
+  /** The task agent's model while drafts are evaluated (a task that needs one): the generation's. */
+  solveLlm?: SolveLlm;
 }
 
 /** One generation's ctx.evaluate service. */
@@ -138,6 +141,8 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
       }
 
       t = performance.now();
+      // The task agent answers with the generation's model when the task needs one (its tokens are the generation's solve-time spend).
+      const solve = (input.solveLlm ?? NO_SOLVE_LLM).evaluation;
       const evaluation = await evaluateCandidate({
         engine: counted.engine,
         image: ctx.sandbox.image,
@@ -149,7 +154,8 @@ export function createDraftEvaluator(input: DraftEvaluatorInput): DraftEvaluator
         seed: ctx.evaluationSeed,
         visible: plan.kind === "visible" ? "full" : "stage1",
         heldout: false,
-        llmAvailable: false,
+        llmAvailable: solve.llmAvailable,
+        ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
         // Instances stop starting at the deadline; the one running then has its own limit.
         evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, input.deadline - Date.now())),
         ...(plan.subset === null ? {} : { subset: plan.subset }),

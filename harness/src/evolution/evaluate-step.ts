@@ -7,18 +7,23 @@ import type { EvaluationResult } from "../results/index.js";
 import { evaluateCandidate } from "../evaluation/index.js";
 import type { ScoreSummary } from "../archive/index.js";
 import type { RunContext } from "./run-context.js";
+import { NO_SOLVE_LLM, type SolveLlm } from "./solve-llm.js";
 
 export interface EvaluateStepInput {
   ctx: Pick<RunContext, "sandbox" | "task" | "evaluationSeed" | "runId">;
   generationId: string;
   buildDir: string;
+  /** The task agent's model (a task that needs one); absent: none. */
+  solveLlm?: SolveLlm;
 }
 
 /** Scores one valid candidate; agent failures are zero scores inside the result. */
 export async function evaluateStep(input: EvaluateStepInput): Promise<EvaluationResult> {
   const { sandbox } = input.ctx;
-  // Task agents run without an LLM during evaluation: scores stay reproducible and the
-  // LLM budget goes to self-modification.
+  // Task agents run without an LLM during evaluation (scores stay reproducible, the LLM
+  // budget goes to self-modification), unless the task needs one: then through the
+  // generation's solve-time broker, on its own budget (solve-llm.ts).
+  const solve = (input.solveLlm ?? NO_SOLVE_LLM).evaluation;
   return evaluateCandidate({
     engine: sandbox.engine,
     image: sandbox.image,
@@ -29,7 +34,8 @@ export async function evaluateStep(input: EvaluateStepInput): Promise<Evaluation
     seed: input.ctx.evaluationSeed,
     visible: "staged",
     heldout: true,
-    llmAvailable: false,
+    llmAvailable: solve.llmAvailable,
+    ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
   });
 }
 

@@ -14,6 +14,7 @@ import { buildRecord, recordGeneration } from "./record-generation.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { selfModifyStep } from "./self-modify-step.js";
 import { judgeTree } from "./judge-tree.js";
+import { openSolveLlm } from "./solve-llm.js";
 
 /** What the loop decided for one child. */
 export interface ChildPlan {
@@ -34,6 +35,8 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
   if (parent.snapshotHash === null) throw new EvolveError("internal", `parent ${parent.id} has no snapshot`);
   const parentSnapshot = generationPaths(writer.runDir, parent.id).snapshot;
   const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
+  // The task agent's model (a task that needs one), shared by the drafts and the evaluation.
+  const solveLlm = openSolveLlm(ctx);
   try {
     let t = performance.now();
     const parentBuild = await ctx.builds.get(parentSnapshot, parent.snapshotHash);
@@ -48,6 +51,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       parentBuildDir: parentBuild,
       takeTo,
       seed: plan.seed,
+      solveLlm,
       request: (llmTokens, deadline) =>
         buildImproveRequest({
           manifest: ctx.task.manifest,
@@ -95,9 +99,11 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
         workDir: work,
         snapshotHash: diff.snapshotHash,
         timings,
+        solveLlm,
       }));
     }
 
+    solveLlm.close();
     // Before anything is written: a child an engine failed under is redone, not recorded.
     const engines = ctx.engines.settle(id);
     const built = buildRecord({
@@ -116,6 +122,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       started,
       evaluateCalls: modified.evaluateCalls,
       duplicateOf: original?.id ?? null,
+      solve: solveLlm.usage(),
     });
     // A duplicate is never a parent itself, so it never waits for a person either.
     const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, failure, diff?.changes ?? []) : undefined;
@@ -125,11 +132,13 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       snapshotDir: diff === null ? null : takeTo,
       patch: diff?.patch ?? "",
       transcript: modified.transcript,
+      solveTranscript: solveLlm.transcript(),
       logs: { "self-modify.stderr": modified.outcome.stderr },
     });
     await logApprovalRequest(writer, recorded);
     return recorded;
   } finally {
+    solveLlm.close();
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -8,6 +8,7 @@ import { type EvaluationResult, type Failure, failure, type ValidationFailure } 
 import { evaluateStep } from "./evaluate-step.js";
 import { checkInterrupted, type RunContext } from "./run-context.js";
 import { validateStep } from "./validate-step.js";
+import type { SolveLlm } from "./solve-llm.js";
 
 export interface JudgeInput {
   ctx: RunContext;
@@ -21,6 +22,8 @@ export interface JudgeInput {
   snapshotHash: string;
   /** Filled with the validation gates' and the evaluation's times. */
   timings: PhaseTimings;
+  /** The task agent's model during the evaluation (a task that needs one). */
+  solveLlm?: SolveLlm;
 }
 
 function diedWhileChecking(deaths: number): ValidationFailure {
@@ -51,7 +54,7 @@ export async function judgeTree(input: JudgeInput): Promise<{ failure: Failure |
   if (validated.failure !== null) return { failure: validated.failure, evaluation: null };
   const started = performance.now();
   const build = await ctx.builds.adopt(input.snapshotHash, buildDir);
-  const evaluation = await evaluateStep({ ctx, generationId: id, buildDir: build });
+  const evaluation = await evaluateStep({ ctx, generationId: id, buildDir: build, ...(input.solveLlm === undefined ? {} : { solveLlm: input.solveLlm }) });
   timings.evaluate = performance.now() - started;
   checkInterrupted(ctx.signal);
   return { failure: null, evaluation };

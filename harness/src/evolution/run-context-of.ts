@@ -29,6 +29,8 @@ export interface RunContextParts {
     port?: LlmPort | null;
     /** Spent before this process (resume, replay): the run ledger starts from it. */
     spent?: { tokens: number; usd: number };
+    /** The task agent's solve-time spend before this process: its ledger starts from it. */
+    solveSpent?: { tokens: number; usd: number };
   };
   signal: AbortSignal;
   checkDeaths?: ReadonlyMap<string, number>;
@@ -57,6 +59,10 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
       runLedger: new BudgetLedger("run", { tokens: limits.budgetTokens, usd: limits.budgetUsd }, parts.llm.spent),
       generationLimits: { tokens: limits.generationTokens, usd: null },
       ...(parts.llm.port === undefined ? {} : { port: parts.llm.port }),
+      solve: {
+        runLedger: new BudgetLedger("run's solve-time", { tokens: limits.solveBudgetTokens ?? null, usd: null }, parts.llm.solveSpent),
+        generationLimits: { tokens: limits.solveGenerationTokens ?? null, usd: null },
+      },
     },
     task: parts.task,
     validator: parts.validator,

@@ -21,6 +21,7 @@ import { runContextOf } from "./run-context-of.js";
 import { runLoop, type LoopEnd } from "./run-loop.js";
 import { runArenaLoop } from "./arena-loop.js";
 import { runSeedGeneration } from "./seed-generation.js";
+import { solveSpentOf } from "./solve-llm.js";
 import { formatSummary, summarise, type RunSummary } from "./summary.js";
 
 export interface SessionInputs {
@@ -49,6 +50,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   const contents = await readRun(writer.runDir);
   const records: GenerationRecord[] = [...contents.generations];
   const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: 0, usd: 0 });
+  const solveSpent = solveSpentOf(records);
   const ctx = runContextOf(run, {
     engine,
     image,
@@ -56,7 +58,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     task: inputs.task,
     validator: inputs.validator,
     workRoot,
-    llm: { ...inputs.llm, spent },
+    llm: { ...inputs.llm, spent, solveSpent },
     signal: inputs.signal,
     ...(inputs.checkDeaths === undefined ? {} : { checkDeaths: inputs.checkDeaths }),
   });

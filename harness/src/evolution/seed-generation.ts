@@ -10,6 +10,7 @@ import { buildRecord, recordGeneration } from "./record-generation.js";
 import type { RunContext } from "./run-context.js";
 import { generationSeed } from "./run-options.js";
 import { judgeTree } from "./judge-tree.js";
+import { openSolveLlm } from "./solve-llm.js";
 
 const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
 
@@ -19,12 +20,14 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
   const id = formatGenerationId(0);
   const timings: PhaseTimings = {};
   const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
+  const solveLlm = openSolveLlm(ctx);
   try {
     const t = performance.now();
     const diff = await diffDirectories(null, agentDir);
     if (!diff.ok) throw new EvolveError("invalid_agent", `the agent tree ${agentDir} does not read as a tree: ${diff.reason}`, { hint: "evolve check --agent DIR lists what is wrong" });
     timings.materialise = performance.now() - t;
-    const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings });
+    const { failure, evaluation } = await judgeTree({ ctx, writer, generationId: id, parentDir: null, childDir: agentDir, workDir: work, snapshotHash: diff.snapshotHash, timings, solveLlm });
+    solveLlm.close();
     const engines = ctx.engines.settle(id);
     const built = buildRecord({
       id,
@@ -40,10 +43,12 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
       seed: generationSeed(ctx.runSeed, 0),
       timings,
       started,
+      solve: solveLlm.usage(),
     });
     const record = engines === undefined ? built : { ...built, engines };
-    return await recordGeneration(writer, record, { snapshotDir: agentDir, patch: diff.patch, transcript: [], logs: {} });
+    return await recordGeneration(writer, record, { snapshotDir: agentDir, patch: diff.patch, transcript: [], solveTranscript: solveLlm.transcript(), logs: {} });
   } finally {
+    solveLlm.close();
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ import type { RunContext } from "./run-context.js";
 import { oneLine } from "../text/index.js";
 import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
 import type { EvaluateCalls } from "../archive/index.js";
+import type { SolveLlm } from "./solve-llm.js";
 
 /** What the meta agent's report may say; anything else in it is ignored. */
 const ReportShape = z.object({ summary: z.string() }).loose();
@@ -29,6 +30,8 @@ export interface SelfModifyInput {
   seed: number;
   /** Builds the request once the broker knows the tokens left. */
   request: (llmTokens: number | null, deadline: number) => ImproveRequest;
+  /** The task agent's model for ctx.evaluate drafts (a task that needs one): the generation's. */
+  solveLlm?: SolveLlm;
 }
 
 export interface SelfModifyResult {
@@ -62,7 +65,13 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
   // begun just before the deadline can outlast it by (see evaluateSlackMs).
   const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
   const timeoutMs = ctx.sandbox.improveTimeoutMs + (ctx.evaluations > 0 ? evaluateSlackMs(ctx) : 0);
-  const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
+  const drafts = createDraftEvaluator({
+    ctx,
+    generationId: input.generationId,
+    parentSnapshotDir: input.parentSnapshotDir,
+    deadline,
+    ...(input.solveLlm === undefined ? {} : { solveLlm: input.solveLlm }),
+  });
   let result: ImproveOutcome;
   try {
     result = await runImprove({

@@ -117,6 +117,9 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
         checkMemoryMb: options.checkMemoryMb,
         checkTimeoutMs: options.checkTimeoutMs,
         evaluations: options.evaluations,
+        // Written only when set: an older harness then still reads the runs that set none.
+        ...(options.solveBudgetTokens === null ? {} : { solveBudgetTokens: options.solveBudgetTokens }),
+        ...(options.solveGenerationTokens === null ? {} : { solveGenerationTokens: options.solveGenerationTokens }),
       },
       ...(arena === undefined ? {} : { arena }),
     },

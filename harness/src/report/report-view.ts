@@ -29,8 +29,11 @@ export interface NodeView {
   readonly heldout: number | null;
   readonly stage1: number | null;
   readonly summary: string | null;
+  /** The meta agent's spend. */
   readonly costUsd: number | null;
   readonly tokens: { readonly prompt: number; readonly completion: number };
+  /** The task agent's own model use while evaluated (a task that needs a model); null: none. */
+  readonly solve: { readonly calls: number; readonly prompt: number; readonly completion: number; readonly costUsd: number | null } | null;
   readonly timings: Record<string, number>;
   readonly changed: { path: string; change: string; additions: number; deletions: number }[];
   readonly stages: { stage: string; score: number; instances: number; failed: number; durationMs: number }[];
