@@ -36,6 +36,9 @@ export const run: CliCommand = {
   --budget-tokens N     LLM tokens for the whole run; the run stops proposing when spent
   --budget-usd X        dollars for the whole run (models with a known price)
   --generation-tokens N LLM tokens per generation
+  --solve-budget-tokens N     the task agent's own LLM tokens for the whole run, at solve time (a task that needs a
+                              model, e.g. ts-exercises); apart from the meta agent's budgets; the run stops when spent
+  --solve-generation-tokens N the task agent's LLM tokens per generation (its evaluation and its ctx.evaluate drafts)
   --seed K              run seed: selection, self-modification seeds, evaluation seed (default ${DEFAULT_SEED})
   --out DIR             archive root (default generations/ in the current folder)
   --runtime R           runc (default) or runsc (gVisor)
@@ -68,6 +71,8 @@ ${ENGINE_HELP}
     "budget-tokens": { type: "string" },
     "budget-usd": { type: "string" },
     "generation-tokens": { type: "string" },
+    "solve-budget-tokens": { type: "string" },
+    "solve-generation-tokens": { type: "string" },
     seed: { type: "string" },
     out: { type: "string" },
     runtime: { type: "string" },
@@ -100,6 +105,8 @@ ${ENGINE_HELP}
       budgetTokens: numberOption(values, "budget-tokens"),
       budgetUsd: numberOption(values, "budget-usd"),
       generationTokens: numberOption(values, "generation-tokens"),
+      solveBudgetTokens: numberOption(values, "solve-budget-tokens"),
+      solveGenerationTokens: numberOption(values, "solve-generation-tokens"),
       seed: numberOption(values, "seed"),
       out: stringOption(values, "out"),
       runtime: stringOption(values, "runtime"),
