@@ -71,6 +71,8 @@ export const SolveUsage = z.object({
   tokens: TokenUsage,
   /** Null when the model's prices are unknown. */
   costUsd: z.number().nonnegative().nullable(),
+  /** The first this many lines of solve-transcript.jsonl are the meta agent's ctx.evaluate drafts'; the rest, the generation's own evaluation. */
+  draftEntries: z.number().int().nonnegative().default(0),
 });
 export type SolveUsage = z.infer<typeof SolveUsage>;
 

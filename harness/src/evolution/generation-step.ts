@@ -89,6 +89,7 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
     if (failure === null && diff === null) failure = fail("extract", "no_tree", "the meta agent's tree did not come back");
     // The parent's own tree is left to the policy gate, which records it as an empty change.
     const original = failure === null && diff !== null && diff.snapshotHash !== parent.snapshotHash ? (plan.sameTree?.(diff.snapshotHash) ?? null) : null;
+    solveLlm.beginEvaluation();
     if (failure === null && diff !== null && original === null) {
       ({ failure, evaluation } = await judgeTree({
         ctx,

@@ -30,6 +30,7 @@ export type { LlmSettings, RunContext, SandboxSettings } from "./run-context.js"
 export { buildImproveRequest } from "./improve-request.js";
 export type { RequestInputs } from "./improve-request.js";
 export { countingEngine } from "./counting-engine.js";
+export { NO_SOLVE_LLM, openSolveLlm, solveSpentOf, type SolveLlm } from "./solve-llm.js";
 export { createDraftEvaluator, evaluateSlackMs, MIN_WINDOW_MS } from "./draft-evaluator.js";
 export type { DraftEvaluator, DraftEvaluatorInput } from "./draft-evaluator.js";
 export { DraftRequest, MAX_LISTED_IDS, planDraftRequest } from "./draft-request.js";

@@ -21,6 +21,7 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
   const timings: PhaseTimings = {};
   const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
   const solveLlm = openSolveLlm(ctx);
+  solveLlm.beginEvaluation();
   try {
     const t = performance.now();
     const diff = await diffDirectories(null, agentDir);

@@ -17,6 +17,8 @@ export interface SolveLlm {
   transcript(): TranscriptEntry[];
   /** The record's `solve`; undefined when the task agent had no model or made no call. */
   usage(): SolveUsage | undefined;
+  /** Marks where the generation's own evaluation begins: the calls before are its drafts'. */
+  beginEvaluation(): void;
   /** Refuses later calls (the generation is over). */
   close(): void;
 }
@@ -26,6 +28,7 @@ export const NO_SOLVE_LLM: SolveLlm = {
   evaluation: { llmAvailable: false },
   transcript: () => [],
   usage: () => undefined,
+  beginEvaluation: () => undefined,
   close: () => undefined,
 };
 
@@ -39,13 +42,18 @@ export function openSolveLlm(ctx: Pick<RunContext, "llm" | "task">): SolveLlm {
     generationLimits: solve.generationLimits,
     ...(solve.port === undefined ? {} : { port: solve.port }),
   });
+  let draftEntries: number | null = null;
   return {
     evaluation: { llmAvailable: true, onLlm: broker.onLlm },
     transcript: () => broker.transcript(),
     usage: () => {
-      if (broker.transcript().length === 0) return undefined;
+      const entries = broker.transcript().length;
+      if (entries === 0) return undefined;
       const used = broker.usage();
-      return { calls: used.calls, tokens: { prompt: used.promptTokens, completion: used.completionTokens }, costUsd: used.costUsd };
+      return { calls: used.calls, tokens: { prompt: used.promptTokens, completion: used.completionTokens }, costUsd: used.costUsd, draftEntries: draftEntries ?? entries };
+    },
+    beginEvaluation: () => {
+      draftEntries ??= broker.transcript().length;
     },
     close: () => broker.close(),
   };

@@ -24,6 +24,7 @@ export { createOpenAiPort } from "./openai-port.js";
 export type { OpenAiPortDeps } from "./openai-port.js";
 export { TokenPrice, priceFor, costUsd } from "./pricing.js";
 export { createReplayPort } from "./replay-port.js";
+export { createKeyedReplayPort } from "./keyed-replay-port.js";
 export type { ReplayPort } from "./replay-port.js";
 export { RetryPolicy, DEFAULT_RETRY_POLICY } from "./retry-policy.js";
 export { Secret } from "./secret.js";

@@ -115,9 +115,14 @@ export async function replayLineage(options: ReplayOptions): Promise<ReplayRepor
       // A code generation of an arena run was judged on its round's task: the visible split and that round's suite.
       const suite = suiteOfGeneration(arena.rounds, g.id);
       const judgedOn = suite.length === 0 ? ctx : { ...ctx, task: taskWithSuite(ctx.task, suite) };
-      const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`));
+      const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`), {
+        runDir: options.runDir,
+        generations: contents.generations,
+        // A duplicate was evaluated as its original: the task agent's answers are the original's.
+        solveOf: original ?? g,
+      });
       scores.push(check);
-      say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
+      say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}${check.solveNote === undefined ? "" : ` (${check.solveNote})`}`);
     }
   } finally {
     await ctx.builds.dispose().catch(() => undefined);

@@ -10,6 +10,7 @@ import { diffDirectories, generationPaths, readPatch } from "../archive/index.js
 import { buildImproveRequest, selfModifyStep, type RunContext } from "../evolution/index.js";
 import { BudgetLedger, createReplayPort, parseTranscript } from "../llm/index.js";
 import { spentBefore } from "./replay-context.js";
+import { replayedSolve } from "./replay-solve.js";
 
 /** What one replayed self-modification showed. */
 export interface SelfModifyCheck {
@@ -56,8 +57,11 @@ export async function replaySelfModify(
   };
   const parentBuild = await ctx.builds.get(parentDir, parent.snapshotHash);
   const takeTo = join(workDir, "tree");
+  // ctx.evaluate drafts of a task that needs a model: the task agent's answers come from the child's solve transcript.
+  const solve = await replayedSolve(ctx, runDir, generations, child, "drafts");
   const result = await selfModifyStep({
     ctx: stepCtx,
+    solveLlm: solve.solveLlm,
     generationId: child.id,
     parentSnapshotDir: parentDir,
     parentBuildDir: parentBuild,
@@ -75,8 +79,9 @@ export async function replaySelfModify(
         evaluations: ctx.evaluations,
       }),
   });
+  solve.solveLlm.close();
   const divergence = port?.divergence ?? null;
-  const llmNote = divergence !== null ? `; ${divergence}` : port !== null && port.remaining() > 0 ? `; ${port.remaining()} recorded LLM call(s) never asked for` : "";
+  const llmNote = (divergence !== null ? `; ${divergence}` : port !== null && port.remaining() > 0 ? `; ${port.remaining()} recorded LLM call(s) never asked for` : "") + solve.note();
   const recordedFailure = child.status.kind === "invalid" && (child.status.stage === "self_modify" || child.status.stage === "extract") ? child.status : null;
   if (recordedFailure !== null) {
     if (result.failure !== null && result.failure.stage === recordedFailure.stage && result.failure.code === recordedFailure.code) {
