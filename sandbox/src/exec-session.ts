@@ -85,16 +85,25 @@ class ExecTranscript {
   readonly outcomes = new Map<number, CallOutcome>();
   #loadFailure: { kind: CallFailureKind; reason: string } | null = null;
   #next = 0;
+  #last: ExecMessage["type"] | "none" = "none";
 
   constructor(private readonly ids: readonly number[]) {}
 
-  /** Takes one message; false (and `violation` set) when it is out of order. */
+  /** Takes one message; false (and `violation` set) when it is out of order (started, compiled, loaded, result*, done). */
   take(m: ExecMessage): boolean {
     const fail = (why: string): boolean => {
       this.violation = `the code-test container broke its protocol: ${why}`;
       return false;
     };
-    if (this.done !== null) return fail(`a ${m.type} line after done`);
+    const due: Record<ExecMessage["type"], readonly string[]> = {
+      started: ["none"],
+      compiled: ["started"],
+      loaded: ["compiled"],
+      result: ["loaded", "result"],
+      done: ["compiled", "loaded", "result"],
+    };
+    if (!due[m.type].includes(this.#last)) return fail(`a ${m.type} line after ${this.#last === "none" ? "nothing" : `a ${this.#last} line`}`);
+    this.#last = m.type;
     switch (m.type) {
       case "started":
         return true;
@@ -108,7 +117,7 @@ class ExecTranscript {
         return true;
       case "result": {
         const expected = this.ids[this.#next];
-        if (expected !== m.id) return fail(`a result for call ${m.id} where call ${String(expected)} was due`);
+        if (this.#loadFailure !== null || expected !== m.id) return fail(`a result for call ${m.id} where ${expected === undefined ? "none" : `call ${expected}`} was due`);
         this.#next += 1;
         this.outcomes.set(m.id, m.ok ? { id: m.id, ok: true, value: m.value, ms: m.ms } : { id: m.id, ok: false, kind: m.kind, reason: m.reason, ms: m.ms });
         return true;
