@@ -16,6 +16,7 @@ import { checkerBombs } from "./cases/checker-bombs.js";
 import { hostileLlmRequests } from "./cases/llm-requests.js";
 import { evaluateAbuse } from "./cases/evaluate-abuse.js";
 import { arenaAbuse } from "./cases/arena-abuse.js";
+import { hostileAnswers } from "./cases/hostile-answers.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -48,6 +49,7 @@ const containerCases: Case[] = [
   ["16 ctx.evaluate abuse (malformed, unknown and held-out ids, huge lists, a loop past the count)", evaluateAbuse, 240_000],
   ["17 hostile LLM requests (tool definitions, tool messages, floods)", hostileLlmRequests],
   ["18 hostile test agents in the arena (proposal floods, huge and malformed proposals, oracle hang/heap/throw, stdout flood, held-out hunt)", arenaAbuse, 300_000],
+  ["19 hostile answers to a coding task (endless loop, output flood, file system, network, a process, process.exit, heap, forged protocol, type bomb)", hostileAnswers, 900_000],
 ];
 
 describe("security (host)", () => {
