@@ -49,13 +49,13 @@ export interface TestVerdict {
 
 /**
  * tested: every test has a verdict (a call that timed out fails, and the calls after it are
- * not run). compile_error: the source does not type-check against the exports. violation: the
+ * not run); compileMs is the container's compile phase (the compiler's start and the check). compile_error: the source does not type-check against the exports. violation: the
  * answer exited, flooded, ran out of memory or reached for the file system, a process or the
  * network. timeout / crash: the container's clock ran out or it died, so there is no verdict.
  * refused: nothing ran (too large an answer, or the evaluation's time was up).
  */
 export type CodeTestReport =
-  | { status: "tested"; passed: number; total: number; tests: TestVerdict[]; output: string; durationMs: number }
+  | { status: "tested"; passed: number; total: number; tests: TestVerdict[]; output: string; durationMs: number; compileMs: number }
   | { status: "compile_error"; message: string; durationMs: number }
   | { status: "violation"; reason: string; passed: number; total: number; tests: TestVerdict[]; durationMs: number }
   | { status: "timeout" | "crash"; reason: string; durationMs: number }
@@ -110,7 +110,7 @@ function reportOf(outcome: CodeTestOutcome, tests: readonly z.output<typeof Code
       if (violation !== undefined && !violation.ok) {
         return { status: "violation", reason: oneLine(`${violation.kind}: ${violation.reason}`, 500), passed, total: tests.length, tests: verdicts, durationMs };
       }
-      return { status: "tested", passed, total: tests.length, tests: verdicts, output: capText(outcome.output, 2_000), durationMs };
+      return { status: "tested", passed, total: tests.length, tests: verdicts, output: capText(outcome.output, 2_000), durationMs, compileMs: outcome.compileMs };
     }
   }
 }
