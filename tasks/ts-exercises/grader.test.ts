@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodeTester, loadTask, valuesMatch, type SolveReply, type Task } from "../../harness/src/evaluation/index.js";
 import { decodeValue, encodeValue } from "../../sandbox/src/index.js";
 import { testEngine, type TestEngine } from "../../tests/support/test-engine.js";
-import { exerciseInput } from "./exercise.js";
+import { exerciseInput } from "./exercises/exercise.js";
 import { EXERCISES } from "./exercises/index.js";
 
 const DIR = import.meta.dirname;

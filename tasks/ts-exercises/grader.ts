@@ -7,7 +7,7 @@
  * system or the network) or no code at all scores 0 with the reason.
  */
 import { codeTestOutcome, defineGrader, noAnswer, parseAnswer, quote, z, zeroScore } from "evolve/task";
-import { exerciseInput } from "./exercise.js";
+import { exerciseInput } from "./exercises/exercise.js";
 import { EXERCISES } from "./exercises/index.js";
 
 const Instance = z.strictObject({

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { callText, type Exercise } from "../../tasks/ts-exercises/exercise.js";
+import { callText, type Exercise } from "../../tasks/ts-exercises/exercises/exercise.js";
 import { EXERCISES } from "../../tasks/ts-exercises/exercises/index.js";
 import type { RecordedRequest, ScriptFn, ScriptedReply } from "./scripted-openai-server.js";
 

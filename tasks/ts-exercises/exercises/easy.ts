@@ -1,5 +1,5 @@
 /** The easy exercises: one idea each, a loop or two. */
-import { exercise } from "../exercise.js";
+import { exercise } from "./exercise.js";
 import { example as ex, test as t } from "./tests.js";
 
 export const EASY = [

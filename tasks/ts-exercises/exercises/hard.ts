@@ -1,5 +1,5 @@
 /** The hard exercises: a search, a dynamic programme, a parser, or many rules at once. */
-import { exercise } from "../exercise.js";
+import { exercise } from "./exercise.js";
 import { example as ex, test as t } from "./tests.js";
 
 const GRID = ["S.#.....", ".##.###.", "....#...", ".##...#E"];

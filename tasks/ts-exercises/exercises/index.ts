@@ -1,5 +1,5 @@
 /** The catalogue: every exercise by slug, parsed (a malformed one throws when the grader loads). */
-import { Exercise } from "../exercise.js";
+import { Exercise } from "./exercise.js";
 import { EASY } from "./easy.js";
 import { HARD } from "./hard.js";
 import { MEDIUM } from "./medium.js";

@@ -1,5 +1,5 @@
 /** The medium exercises: a rule with edge cases, or a small algorithm. */
-import { exercise } from "../exercise.js";
+import { exercise } from "./exercise.js";
 import { example as ex, test as t } from "./tests.js";
 
 export const MEDIUM = [
