@@ -71,7 +71,7 @@ beforeAll(async () => {
   server = await startScriptedOpenAIServer(persona.script);
   [agentDir, taskDir] = await Promise.all([agentTree(), smallTask()]);
   const run = io({ OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "sk-test-exercises" });
-  summary = await startRun({ agent: agentDir, task: taskDir, generations: 2, workers: 1, seed: 5, out: work, runId: RUN, model: "scripted-model", evaluations: 0, solveBudgetTokens: 200_000 }, run);
+  summary = await startRun({ agent: agentDir, task: taskDir, generations: 2, workers: 1, seed: 5, out: work, runId: RUN, model: "scripted-model", evaluations: 1, solveBudgetTokens: 200_000 }, run);
   const read = await readConsistentRun(join(work, RUN));
   expect(read.problems).toEqual([]);
   generations = read.generations;
@@ -90,15 +90,17 @@ describe("ts-exercises with a model at solve time", { timeout: 900_000 }, () => 
       ["g0002", "valid"],
     ]);
     const [seed, first, second] = generations as [GenerationRecord, GenerationRecord, GenerationRecord];
-    expect(first.summary).toMatch(/^prompt: includeSignature → true \(answers did not compile/);
-    expect(second.summary).toMatch(/^prompt: includeExamples → true \(answers compiled but were wrong/);
+    // Each tried its change on stage 1 first (ctx.evaluate; the task agent asked the model for the draft too).
+    expect(first.summary).toMatch(/^prompt: includeSignature → true \(answers did not compile .*\); draft stage 1 0\.14/);
+    expect(second.summary).toMatch(/^prompt: includeExamples → true \(answers compiled but were wrong.*\); draft stage 1 1$/);
     expect(seed.scores.visible).toBe(0);
     expect(first.scores.visible).toBeGreaterThan(0);
     expect(first.scores.visible).toBeLessThan(1);
     expect(second.scores).toMatchObject({ visible: 1, heldout: 1 });
     expect(seed.evaluation?.stages[0]?.instances[0]?.feedback).toMatch(/^compile error: .*has no exported member/);
-    // Each instance was asked of the model once per evaluation: 3 visible + 2 held-out, three generations.
-    expect(persona.tally).toEqual({ bare: 5, signatureOnly: 5, full: 5, other: 0 });
+    // Each instance was asked of the model once per evaluation (3 visible + 2 held-out, three
+    // generations), and stage 1's once more for each child's draft.
+    expect(persona.tally).toEqual({ bare: 5, signatureOnly: 6, full: 6, other: 0 });
     expect(summary.end).toBe("finished");
   });
 
@@ -107,17 +109,20 @@ describe("ts-exercises with a model at solve time", { timeout: 900_000 }, () => 
     const record = await readRunRecord(runDir);
     expect(record.ok && record.value.config.limits.solveBudgetTokens).toBe(200_000);
     for (const g of generations) {
+      const drafts = g.parent === null ? 0 : 1;
       expect(g.tokens, g.id).toEqual({ prompt: 0, completion: 0 });
-      expect(g.solve?.calls, g.id).toBe(5);
+      expect(g.solve, g.id).toMatchObject({ calls: 5 + drafts, draftEntries: drafts });
       expect((g.solve?.tokens.prompt ?? 0) + (g.solve?.tokens.completion ?? 0), g.id).toBeGreaterThan(0);
       const solveTranscript = await readSolveTranscript(runDir, g.id);
-      expect(solveTranscript.entries.filter((e) => e["outcome"] === "ok"), g.id).toHaveLength(5);
-      expect((await readTranscript(runDir, g.id)).entries.filter((e) => e.kind === "llm"), g.id).toEqual([]);
+      expect(solveTranscript.entries.filter((e) => e["outcome"] === "ok"), g.id).toHaveLength(5 + drafts);
+      const metaTranscript = (await readTranscript(runDir, g.id)).entries;
+      expect(metaTranscript.filter((e) => e.kind === "llm"), g.id).toEqual([]);
+      expect(metaTranscript.filter((e) => e.kind === "evaluate"), g.id).toHaveLength(drafts);
     }
     expect(summary.tokens).toBe(0);
-    expect(summary.solve?.calls).toBe(15);
+    expect(summary.solve?.calls).toBe(17);
     const line = formatSummary(summary).find((l) => l.startsWith("llm: "));
-    expect(line).toMatch(/^llm: model scripted-model; meta agent 0 tokens, .*; task agent \d+ tokens in 15 calls at solve time/);
+    expect(line).toMatch(/^llm: model scripted-model; meta agent 0 tokens, .*; task agent \d+ tokens in 17 calls at solve time/);
     expect(leftoversOfRun(RUN)).toEqual({ containers: 0, volumes: 0 });
   });
 
