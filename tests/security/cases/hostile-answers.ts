@@ -66,12 +66,12 @@ export async function hostileAnswers(c: CaseContext): Promise<CaseVerdict> {
   for (const slug of ORDER) byTitle[EXERCISES.get(slug)?.title ?? slug] = answers[slug] ?? "";
   const build = await writeJsBuild({ task: `const answers = ${JSON.stringify(byTitle)};\nexport async function solve(input) { return { source: answers[input.title] ?? "" }; }\n` });
   try {
-    const started = Date.now();
     const subset = ORDER.map((slug) => task.visible.find((i) => i.id === slug)).filter((i) => i !== undefined);
     expect(subset).toHaveLength(ORDER.length);
     const result = await evaluateCandidate({ engine: c.env.engine, image: c.env.image, task, buildDir: build, labels: c.labels, runtime: c.runtime, seed: 1, subset, heldout: false, evaluationTimeoutMs: 1_200_000 });
-    const containMs = Date.now() - started;
     const instances = result.stages.flatMap((s) => s.instances);
+    // Time to contain: the slowest hostile answer, from the call of solve to its score (its container's whole life included).
+    const containMs = Math.max(...instances.filter((i) => HOSTILE[i.id] !== undefined).map((i) => i.durationMs));
     expect(instances.map((i) => i.id)).toEqual(ORDER);
     for (const i of instances) {
       const hostile = HOSTILE[i.id];
@@ -82,7 +82,8 @@ export async function hostileAnswers(c: CaseContext): Promise<CaseVerdict> {
         expect(i.feedback, i.id).toMatch(hostile.reason);
       }
     }
-    return { outcome: `${Object.keys(HOSTILE).length} hostile answers scored 0 with their reasons; the ${GOOD.length} good answers after them scored 1`, containMs };
+    const heap = instances.find((i) => i.id === "shift-letters")?.feedback.includes("memory") === true ? "heap limit" : "call clock";
+    return { outcome: `${Object.keys(HOSTILE).length} hostile answers scored 0 with their reasons (the heap bomb stopped by the ${heap}); the ${GOOD.length} good answers after them scored 1`, containMs };
   } finally {
     await rm(build, { recursive: true, force: true });
   }
