@@ -10,4 +10,6 @@ export { DEFAULT_HEALTH, type HealthSettings } from "./fleet/index.js";
 export { containerCreateOptions, dockerLabels, hostPlatform, newSessionId, platformName, runtimeBaseImage, SUGGESTED_BASE_IMAGE, workspaceVolumeOptions } from "./docker/index.js";
 export { extractSafely, planExtraction } from "./extract/index.js";
 export { TESTER_ENTRY } from "../runner/protocol.js";
+export { STOPPING_KINDS, type CallFailureKind, type ExecCall, type ExecExport, type ExecRequest } from "../runner/exec-protocol.js";
+export { decodeValue, encodeValue, VALUE_TAG } from "../runner/value-wire.js";
 export { seededRandom } from "../runner/seeded-random.js";

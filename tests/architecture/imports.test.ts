@@ -44,8 +44,9 @@ const OWNERS: Record<string, (file: string) => boolean> = {
   "tar-stream": (f) => f.startsWith("sandbox/src/"),
   openai: (f) => f.startsWith("harness/src/llm/"),
   "ts-morph": (f) => f.startsWith("harness/src/validation/"),
-  // The compile gate; and the runtime image, which transpiles the runner it ships.
-  typescript: (f) => f.startsWith("harness/src/validation/") || f === "sandbox/src/docker/runtime-image.ts",
+  // The compile gate; the runtime image, which transpiles the runner it ships; and the code-test
+  // runner, which type-checks a candidate's answer inside its container.
+  typescript: (f) => f.startsWith("harness/src/validation/") || f === "sandbox/src/docker/runtime-image.ts" || f === "sandbox/runner/exec-compile.ts" || f === "sandbox/runner/exec-main.ts",
 };
 
 /** The harness folder a repository path is in ("archive", "kernel"), "sandbox" for sandbox/, or null. */

@@ -18,6 +18,7 @@ import { evaluateAbuse } from "./cases/evaluate-abuse.js";
 import { arenaAbuse } from "./cases/arena-abuse.js";
 import { hostileToolCallText } from "./cases/tool-call-text.js";
 import { attemptsFlood } from "./cases/attempts-flood.js";
+import { hostileAnswers } from "./cases/hostile-answers.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -52,6 +53,7 @@ const containerCases: Case[] = [
   ["18 hostile test agents in the arena (proposal floods, huge and malformed proposals, oracle hang/heap/throw, stdout flood, held-out hunt)", arenaAbuse, 300_000],
   ["19 hostile tool-call text (huge and nested tags, unknown tools, paths outside the tree, a million tiny calls, unbalanced fences)", hostileToolCallText, 420_000],
   ["20 hostile summaries shown to siblings as attempts (200 KB, control characters, forged outcome and held-out score)", attemptsFlood, 240_000],
+  ["21 hostile answers to a coding task (endless loop, output flood, file system, network, a process, process.exit, heap, forged protocol, type bomb)", hostileAnswers, 900_000],
 ];
 
 describe("security (host)", () => {

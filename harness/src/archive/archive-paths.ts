@@ -7,6 +7,8 @@ export const GENERATION_FILE = "generation.json";
 export const PATCH_FILE = "patch.diff";
 export const SNAPSHOT_DIR = "snapshot";
 export const TRANSCRIPT_FILE = "transcript.jsonl";
+/** The task agent's LLM calls while the generation was evaluated (only when it made any). */
+export const SOLVE_TRANSCRIPT_FILE = "solve-transcript.jsonl";
 export const LOGS_DIR = "logs";
 
 /** The paths of one generation's folder. */
@@ -18,6 +20,7 @@ export function generationPaths(runDir: string, id: string) {
     patch: join(dir, PATCH_FILE),
     snapshot: join(dir, SNAPSHOT_DIR),
     transcript: join(dir, TRANSCRIPT_FILE),
+    solveTranscript: join(dir, SOLVE_TRANSCRIPT_FILE),
     logs: join(dir, LOGS_DIR),
   };
 }

@@ -219,6 +219,14 @@ export async function readTranscript(runDir: string, id: string): Promise<{ entr
   return { entries: items, problems };
 }
 
+/** A generation's solve-transcript.jsonl (the task agent's LLM calls), line by line; none when the file is absent. */
+export async function readSolveTranscript(runDir: string, id: string): Promise<{ entries: TranscriptLine[]; problems: ArchiveProblem[] }> {
+  const path = generationPaths(runDir, id).solveTranscript;
+  if (!(await stat(path).then(() => true, () => false))) return { entries: [], problems: [] };
+  const { items, problems } = await readJsonLines(path, TranscriptLine);
+  return { entries: items, problems };
+}
+
 /** A generation's patch.diff as text. */
 export async function readPatch(runDir: string, id: string): Promise<string> {
   const path = generationPaths(runDir, id).patch;

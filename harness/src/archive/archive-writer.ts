@@ -115,6 +115,7 @@ export class ArchiveWriter {
   async recordGeneration(record: GenerationRecord, files: GenerationFiles): Promise<void> {
     const parsed = parseOrThrow(GenerationRecord, record, "generation record");
     const transcript = files.transcript.map((e, i) => parseOrThrow(TranscriptLine, e, `transcript entry ${i}`));
+    const solveTranscript = (files.solveTranscript ?? []).map((e, i) => parseOrThrow(TranscriptLine, e, `solve transcript entry ${i}`));
     if ((files.snapshotDir === null) !== (parsed.snapshotHash === null)) {
       throw new EvolveError("internal", `${parsed.id}: a snapshot and a snapshot hash go together`);
     }
@@ -125,7 +126,7 @@ export class ArchiveWriter {
     }
     this.#pending.add(id);
     try {
-      await writeRecordFolder({ dir: paths.dir, id, recordFile: GENERATION_FILE, recordText: toJsonText(parsed), snapshotHash: parsed.snapshotHash }, { ...files, transcript });
+      await writeRecordFolder({ dir: paths.dir, id, recordFile: GENERATION_FILE, recordText: toJsonText(parsed), snapshotHash: parsed.snapshotHash }, { ...files, transcript, solveTranscript });
     } finally {
       this.#pending.delete(id);
     }

@@ -61,6 +61,21 @@ export const TokenUsage = z.object({
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
+/**
+ * The task agent's own LLM calls while this generation was evaluated (a task whose manifest
+ * says needsModel), its ctx.evaluate drafts' included: apart from `tokens` and `costUsd`,
+ * which are the meta agent's. Each call is a line of the generation's solve-transcript.jsonl.
+ */
+export const SolveUsage = z.object({
+  calls: z.number().int().nonnegative(),
+  tokens: TokenUsage,
+  /** Null when the model's prices are unknown. */
+  costUsd: z.number().nonnegative().nullable(),
+  /** The first this many lines of solve-transcript.jsonl are the meta agent's ctx.evaluate drafts'; the rest, the generation's own evaluation. */
+  draftEntries: z.number().int().nonnegative().default(0),
+});
+export type SolveUsage = z.infer<typeof SolveUsage>;
+
 /** The meta agent's ctx.evaluate calls in one generation (each is a line of its transcript). */
 export const EvaluateCalls = z.object({
   /** Every call, refused ones included. */
@@ -100,6 +115,8 @@ export const GenerationRecord = z.object({
   seed: z.number().int(),
   /** Absent when the meta agent could not call ctx.evaluate (older records, the seed). */
   evaluateCalls: EvaluateCalls.optional(),
+  /** Absent when the task agent had no model at solve time (a task without needsModel, older records). */
+  solve: SolveUsage.optional(),
   createdAt: Timestamp,
   /**
    * Present when the run's policy made this (valid) child wait for a person: it is not a

@@ -8,6 +8,7 @@ export {
   PATCH_FILE,
   RUN_FILE,
   SNAPSHOT_DIR,
+  SOLVE_TRANSCRIPT_FILE,
   TRANSCRIPT_FILE,
 } from "./archive-paths.js";
 export {
@@ -18,6 +19,7 @@ export {
   readPatch,
   readRun,
   readRunRecord,
+  readSolveTranscript,
   readTranscript,
 } from "./archive-reader.js";
 export type { RunContents, RunListing } from "./archive-reader.js";
@@ -39,6 +41,7 @@ export {
   GenerationStatus,
   PhaseTimings,
   ScoreSummary,
+  SolveUsage,
   TokenUsage,
 } from "./generation-record.js";
 export { formatGenerationId, GenerationId, parseGenerationId, RunId, Timestamp } from "./generation-id.js";

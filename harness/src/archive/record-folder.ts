@@ -8,7 +8,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { EvolveError } from "../kernel/index.js";
 import type { TranscriptLine } from "./archive-event.js";
-import { LOGS_DIR, PATCH_FILE, SNAPSHOT_DIR, TRANSCRIPT_FILE } from "./archive-paths.js";
+import { LOGS_DIR, PATCH_FILE, SNAPSHOT_DIR, SOLVE_TRANSCRIPT_FILE, TRANSCRIPT_FILE } from "./archive-paths.js";
 import { syncDirectory, tempPathFor, writeFileSynced } from "./atomic-fs.js";
 import { copyTree, hashDirectory } from "./tree.js";
 
@@ -19,6 +19,8 @@ export interface GenerationFiles {
   /** Unified diff against the parent's snapshot (against the empty tree for generation 0). */
   readonly patch: string;
   readonly transcript: readonly TranscriptLine[];
+  /** The task agent's LLM calls at solve time; the file is written only when there are some. */
+  readonly solveTranscript?: readonly TranscriptLine[];
   /** Log name (e.g. "self-modify.stderr") → capped text; names are plain file names. */
   readonly logs: Readonly<Record<string, string>>;
 }
@@ -55,6 +57,7 @@ export async function writeRecordFolder(folder: RecordFolder, files: GenerationF
     }
     await writeFileSynced(join(temp, PATCH_FILE), files.patch);
     await writeFileSynced(join(temp, TRANSCRIPT_FILE), files.transcript.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    if ((files.solveTranscript?.length ?? 0) > 0) await writeFileSynced(join(temp, SOLVE_TRANSCRIPT_FILE), (files.solveTranscript ?? []).map((e) => `${JSON.stringify(e)}\n`).join(""));
     await mkdir(join(temp, LOGS_DIR));
     for (const [name, text] of Object.entries(files.logs)) await writeFileSynced(join(temp, LOGS_DIR, name), text);
     await writeFileSynced(join(temp, folder.recordFile), folder.recordText);

@@ -42,6 +42,14 @@ export const RunLimits = z.strictObject({
   checkTimeoutMs: PositiveInt,
   /** Calls of ctx.evaluate one generation's meta agent may make (0: none). */
   evaluations: z.number().int().nonnegative(),
+  /**
+   * The task agent's own LLM tokens (a task that needs a model): for the whole run, and per
+   * generation (its evaluations and its drafts'), apart from the meta agent's budgets above.
+   * Optional, unlike the rest: absent means none was set (unlimited). Runs recorded before
+   * these keys existed could make no solve-time call (no task agent had a model then).
+   */
+  solveBudgetTokens: PositiveInt.nullable().optional(),
+  solveGenerationTokens: PositiveInt.nullable().optional(),
 });
 export type RunLimits = z.infer<typeof RunLimits>;
 

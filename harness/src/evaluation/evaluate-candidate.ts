@@ -13,6 +13,7 @@ import type { Task } from "./load-task.js";
 import type { TaskInstance } from "./grader.js";
 import { runStage, type StageEnv, type StageSession } from "./run-stage.js";
 import { raceVisible, type RaceOptions, type VisiblePart } from "./race-visible.js";
+import { createCodeTester } from "./code-tests.js";
 
 /** Which visible stages run: "staged" obeys the threshold; "full" always runs both; "stage1" stops after it. */
 export type VisiblePolicy = "staged" | "full" | "stage1";
@@ -53,6 +54,8 @@ export interface EvaluateOptions {
   outputCapBytes?: number;
   llmAvailable?: boolean;
   onLlm?: AgentContainerOptions["onLlm"];
+  /** The phase label of the graders' code-test containers (default "grade-exec"; a ctx.evaluate draft's: "draft-grade-exec"). */
+  execPhase?: string;
 }
 
 const DEFAULT_OUTPUT_CAP = 1024 * 1024;
@@ -111,18 +114,31 @@ export async function evaluateCandidate(opts: EvaluateOptions): Promise<Evaluati
   };
 
   // Each split gets its own whole-evaluation budget, so a slow visible run cannot starve the held-out record.
-  const env = (): StageEnv => ({
-    grader,
-    open,
-    limits: {
-      instanceTimeoutMs: opts.instanceTimeoutMs ?? manifest.instanceTimeoutMs,
-      splitDeadline: Date.now() + evaluationTimeoutMs,
-      outputCapBytes: opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
-    },
-    repeats: opts.repeats ?? manifest.repeats,
-    maxRestarts: opts.maxRestarts ?? DEFAULT_MAX_RESTARTS,
-    seed: opts.seed,
-  });
+  const env = (): StageEnv => {
+    const splitDeadline = Date.now() + evaluationTimeoutMs;
+    // Code tests a grader asks for run through the same engine (placed and counted like the rest).
+    const runTests = createCodeTester({
+      engine: opts.engine,
+      image: opts.image,
+      labels: { ...opts.labels, phase: opts.execPhase ?? "grade-exec" },
+      ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
+      ...(opts.limits === undefined ? {} : { limits: opts.limits }),
+      deadline: () => splitDeadline,
+    });
+    return {
+      grader,
+      open,
+      limits: {
+        instanceTimeoutMs: opts.instanceTimeoutMs ?? manifest.instanceTimeoutMs,
+        splitDeadline,
+        outputCapBytes: opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
+      },
+      repeats: opts.repeats ?? manifest.repeats,
+      maxRestarts: opts.maxRestarts ?? DEFAULT_MAX_RESTARTS,
+      seed: opts.seed,
+      runTests,
+    };
+  };
 
   const visible =
     opts.race !== undefined && opts.subset === undefined

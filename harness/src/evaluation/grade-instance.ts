@@ -6,6 +6,7 @@ import type { Json } from "@evolve/contract";
 import type { InstanceResult, Split } from "../results/index.js";
 import { GradeOutcome, jsonBytes, type Grader, type SolveCall, type SolveReply, type TaskInstance } from "./grader.js";
 import { capText } from "../text/index.js";
+import { NO_CODE_TESTS, type RunTests } from "./code-tests.js";
 
 /** The part of a solve session the grading needs (the sandbox's SolveSession fits). */
 export interface CallTarget {
@@ -53,6 +54,7 @@ export async function attemptInstance(
   target: CallTarget,
   seed: number,
   limits: GradeLimits,
+  runTests: RunTests = NO_CODE_TESTS,
 ): Promise<Attempt> {
   const started = Date.now();
   const instanceDeadline = Math.min(started + limits.instanceTimeoutMs, limits.splitDeadline);
@@ -89,7 +91,7 @@ export async function attemptInstance(
 
   let outcome: GradeOutcome;
   try {
-    const parsed = GradeOutcome.safeParse(await grader.grade(instance, solve, { seed }));
+    const parsed = GradeOutcome.safeParse(await grader.grade(instance, solve, { seed, runTests }));
     outcome = parsed.success
       ? parsed.data
       : { score: 0, value: null, feedback: `grader error: bad outcome (${parsed.error.issues[0]?.message ?? "?"})` };

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Json } from "@evolve/contract";
 import type { SolveReply } from "../../../sandbox/src/index.js";
 import { WireJson } from "../kernel/index.js";
+import type { RunTests } from "./code-tests.js";
 
 /** What one call of the candidate gave back: the sandbox's reply, as graders see it. */
 export type { SolveReply };
@@ -16,6 +17,14 @@ export type SolveCall = (input: Json) => Promise<SolveReply>;
 export interface GradeContext {
   /** Seed for the grader's own randomness (differs per repeat). */
   readonly seed: number;
+  /**
+   * Runs code the grader does not trust (the candidate's answer, as source text) against the
+   * grader's tests in a fresh hardened container; only the values come back, and the
+   * expected ones are compared on the host (code-tests.ts). Never throws for the answer.
+   * The harness always gives it; it is optional so that a grader's own unit tests may call
+   * `grade(instance, solve, { seed })` without one.
+   */
+  readonly runTests?: RunTests;
 }
 
 export const GradeOutcome = z.object({

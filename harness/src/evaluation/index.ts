@@ -22,3 +22,6 @@ export { repeatSeed } from "./run-stage.js";
 export { recordEpisode, type EpisodeRecorder } from "./episode-recorder.js";
 export { raceCheckpoints, raceUpperBound, seededOrder, type RaceTally } from "./race-bound.js";
 export type { RaceOptions } from "./race-visible.js";
+export { CodeTest, CodeTestRequest, createCodeTester, MAX_SOURCE_BYTES, NO_CODE_TESTS, showValue } from "./code-tests.js";
+export type { CodeTestEnv, CodeTestReport, RunTests, TestVerdict } from "./code-tests.js";
+export { Comparison, valuesMatch } from "./compare-values.js";

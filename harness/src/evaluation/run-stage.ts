@@ -5,6 +5,7 @@
 import type { EvaluationStage, InstanceResult, Split, StageResult } from "../results/index.js";
 import type { Grader, TaskInstance } from "./grader.js";
 import { attemptInstance, instanceResult, notRun, type Attempt, type CallTarget, type GradeLimits } from "./grade-instance.js";
+import type { RunTests } from "./code-tests.js";
 import { capTail } from "../text/index.js";
 
 /** A session as the stage sees it; `close` returns the session's capped stderr. */
@@ -21,6 +22,8 @@ export interface StageEnv {
   /** Fresh sessions allowed after the first one died. */
   maxRestarts: number;
   seed: number;
+  /** The graders' way to run the candidate's code (absent: refused, as on the host). */
+  runTests?: RunTests;
 }
 
 export interface StageRun {
@@ -89,7 +92,7 @@ export async function runStage(
           skipped = target;
           break;
         }
-        const attempt = await attemptInstance(env.grader, instance, target, repeatSeed(env.seed, r), env.limits);
+        const attempt = await attemptInstance(env.grader, instance, target, repeatSeed(env.seed, r), env.limits, env.runTests);
         computeMs += attempt.computeMs;
         attempts.push(attempt);
       }

@@ -21,6 +21,12 @@ export const TaskManifest = z.object({
   }),
   /** Grades per instance (different seeds); the instance score is their mean. */
   repeats: z.number().int().min(1).max(20).default(1),
+  /**
+   * The task agent calls the run's model while it solves (ctx.llm in `solve`): evaluations get
+   * the model, with the solve-time budgets, and a run without a model is refused before it
+   * starts. Absent or false: the task agent runs without a model and scores are reproducible.
+   */
+  needsModel: z.boolean().optional(),
   /** The seed agent's measured baseline, in words (documentation only). */
   seedBaseline: z.string().optional(),
 });

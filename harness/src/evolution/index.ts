@@ -46,6 +46,11 @@ export {
   type RunContext,
   type RunContextParts,
   type SandboxSettings,
+  type SolveLlm,
+  type SolveLlmSettings,
+  NO_SOLVE_LLM,
+  openSolveLlm,
+  solveSpentOf,
 } from "./context/index.js";
 // pipeline/ and steps/: one candidate, one generation
 export {

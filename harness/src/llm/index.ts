@@ -24,6 +24,7 @@ export { createOpenAiPort, MAX_REPLY_CHARS, MAX_REPLY_TOOL_CALLS } from "./opena
 export type { OpenAiPortDeps } from "./openai-port.js";
 export { TokenPrice, priceFor, costUsd } from "./pricing.js";
 export { createReplayPort } from "./replay-port.js";
+export { createKeyedReplayPort } from "./keyed-replay-port.js";
 export type { ReplayPort } from "./replay-port.js";
 export { RetryPolicy, DEFAULT_RETRY_POLICY, DEFAULT_MAX_RETRY_AFTER_MS } from "./retry-policy.js";
 export { probeModel, skippedProbe, describeProbe, textCallFormat, PROBE_MARKER, PROBE_TOOL, PROBE_WORST_TOKENS } from "./model-probe.js";

@@ -40,7 +40,7 @@ export async function createReplayContext(run: RunRecord, env: ReplayEnvironment
   const image = await env.engine.ensureRuntimeImage();
   const validator = createValidator({ limits: checkLimitsOf(run) });
   const workRoot = await mkdtemp(join(tmpdir(), "evolve-replay-"));
-  return runContextOf(run, {
+  const ctx = runContextOf(run, {
     engine: env.engine,
     image,
     session: env.session ?? newSessionId(),
@@ -50,4 +50,7 @@ export async function createReplayContext(run: RunRecord, env: ReplayEnvironment
     llm: { setup: replaySetup(run), port: null },
     signal: env.signal ?? new AbortController().signal,
   });
+  // The task agent's calls are never sent anywhere either: replay-solve.ts gives each replayed
+  // generation a port over its solve transcript; until then there is none (calls are refused).
+  return ctx.llm.solve === undefined ? ctx : { ...ctx, llm: { ...ctx.llm, solve: { ...ctx.llm.solve, port: null } } };
 }

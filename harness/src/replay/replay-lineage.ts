@@ -92,7 +92,7 @@ export async function replayLineage(options: ReplayOptions): Promise<ReplayRepor
     const selfModify = await replaySelfModifications(ctx, options, contents.generations, records, trees);
     const targets = options.all === true ? records : records.slice(-1);
     say(`3. re-validate and re-evaluate ${options.all === true ? "every step" : "the tip"}:`);
-    const scores = await replayTargets(ctx, options, byId, targets, trees);
+    const scores = await replayTargets(ctx, options, contents.generations, targets, trees);
     return { lineage, rebuild: { ok: true }, selfModify, scores, verdict: verdictOf(selfModify, scores, tolerance), tolerance };
   } finally {
     await ctx.builds.dispose().catch(() => undefined);
@@ -119,7 +119,8 @@ async function replaySelfModifications(ctx: RunContext, options: ReplayOptions, 
 }
 
 /** Step 3 for each target: validated and evaluated again, on the task it was judged on. */
-async function replayTargets(ctx: RunContext, options: ReplayOptions, byId: ReadonlyMap<string, GenerationRecord>, targets: readonly GenerationRecord[], trees: Map<string, string>): Promise<ScoreCheck[]> {
+async function replayTargets(ctx: RunContext, options: ReplayOptions, generations: readonly GenerationRecord[], targets: readonly GenerationRecord[], trees: Map<string, string>): Promise<ScoreCheck[]> {
+  const byId = new Map(generations.map((g) => [g.id, g]));
   const say = options.onStep ?? (() => undefined);
   const arena = await readArena(options.runDir);
   const scores: ScoreCheck[] = [];
@@ -138,9 +139,11 @@ async function replayTargets(ctx: RunContext, options: ReplayOptions, byId: Read
     // Evaluated as it was: raced against the same parent score, held-out skipped where it was.
     const judged = original ?? g;
     const plan = recordedEvaluationPlan(ctx, judged, judged.parent === null ? null : (byId.get(judged.parent) ?? null));
-    const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`), plan);
+    // A duplicate was evaluated as its original: the task agent's answers are the original's.
+    const recorded = { runDir: options.runDir, generations, solveOf: judged };
+    const check = await replayScores(judgedOn, reference, dir, g.parent === null ? null : (trees.get(g.parent) ?? null), join(ctx.workRoot, `${g.id}-evaluate`), { plan, recorded });
     scores.push(check);
-    say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}`);
+    say(`   ${g.id}  recorded ${check.recordedStatus}, replayed ${check.replayedStatus}${check.solveNote === undefined ? "" : ` (${check.solveNote})`}`);
   }
   return scores;
 }

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { GenerationRecord, ScoreSummary } from "../archive/index.js";
 import { evaluateStep, scoresOf, validateStep, type EvaluationPlan, type RunContext } from "../evolution/index.js";
+import { replayedSolve } from "./replay-solve.js";
 
 /** One split's recorded and replayed score. */
 export interface SplitComparison {
@@ -22,6 +23,8 @@ export interface ScoreCheck {
   readonly splits: SplitComparison[];
   /** Largest |difference| over the splits; Infinity when a score appears or disappears. */
   readonly drift: number;
+  /** The task agent's solve-time calls did not all replay (a task that needs a model): how. */
+  readonly solveNote?: string;
 }
 
 function statusOf(g: GenerationRecord): string {
@@ -50,13 +53,29 @@ export function compareScores(recorded: ScoreSummary, replayed: ScoreSummary): {
   return { splits, drift };
 }
 
-/** Re-runs the gates and the evaluation of `g` (tree in `childDir`, parent's in `parentDir`), evaluated by `plan` (as recorded). */
-export async function replayScores(ctx: RunContext, g: GenerationRecord, childDir: string, parentDir: string | null, workDir: string, plan?: EvaluationPlan): Promise<ScoreCheck> {
+/**
+ * Re-runs the gates and the evaluation of `g` (tree in `childDir`, parent's in `parentDir`),
+ * evaluated by `how.plan` (as recorded); a task agent that needs a model gets its answers from
+ * the solve transcript of `how.recorded.solveOf`.
+ */
+export async function replayScores(
+  ctx: RunContext,
+  g: GenerationRecord,
+  childDir: string,
+  parentDir: string | null,
+  workDir: string,
+  how: { plan?: EvaluationPlan; recorded?: { runDir: string; generations: readonly GenerationRecord[]; solveOf: GenerationRecord } } = {},
+): Promise<ScoreCheck> {
   await mkdir(workDir, { recursive: true });
   const buildDir = join(workDir, "build");
   const validated = await validateStep({ ctx, generationId: g.id, parentDir, childDir, buildDir });
   const replayedStatus = validated.failure === null ? "valid" : `invalid at ${validated.failure.stage} (${validated.failure.code})`;
-  const evaluation = validated.failure === null ? await evaluateStep({ ctx, generationId: g.id, buildDir, ...(plan === undefined ? {} : { plan }) }) : null;
+  const solve = how.recorded === undefined ? null : await replayedSolve(ctx, how.recorded.runDir, how.recorded.generations, how.recorded.solveOf, "evaluation");
+  const evaluation =
+    validated.failure === null ? await evaluateStep({ ctx, generationId: g.id, buildDir, ...(how.plan === undefined ? {} : { plan: how.plan }), ...(solve === null ? {} : { solveLlm: solve.solveLlm }) }) : null;
+  solve?.solveLlm.close();
   const { splits, drift } = compareScores(g.scores, scoresOf(evaluation));
-  return { generation: g.id, recordedStatus: statusOf(g), replayedStatus, sameStatus: statusOf(g) === replayedStatus, splits, drift };
+  const check = { generation: g.id, recordedStatus: statusOf(g), replayedStatus, sameStatus: statusOf(g) === replayedStatus, splits, drift };
+  const note = solve?.note() ?? "";
+  return note === "" ? check : { ...check, solveNote: note.replace(/^; /, "") };
 }

@@ -10,6 +10,7 @@ import { diffDirectories, generationPaths, readPatch } from "../archive/index.js
 import { attemptViews, childRequest, selfModifyStep, type RunContext, type SelfModifyResult } from "../evolution/index.js";
 import { BudgetLedger, createReplayPort, parseTranscript } from "../llm/index.js";
 import { spentBefore } from "./replay-context.js";
+import { replayedSolve } from "./replay-solve.js";
 
 /** What one replayed self-modification showed. */
 export interface SelfModifyCheck {
@@ -59,8 +60,11 @@ export async function replaySelfModify(
   const shown = (child.attempts ?? []).flatMap((id) => byId.get(id) ?? []);
   const attempts = child.attempts === undefined ? undefined : attemptViews(shown, parent.id, generations);
   const takeTo = join(workDir, "tree");
+  // ctx.evaluate drafts of a task that needs a model: the task agent's answers come from the child's solve transcript.
+  const solve = await replayedSolve(ctx, runDir, generations, child, "drafts");
   const result = await selfModifyStep({
     ctx: stepCtx,
+    solveLlm: solve.solveLlm,
     generationId: child.id,
     parentSnapshotDir: parentDir,
     parentBuildDir: await ctx.builds.get(parentDir, parent.snapshotHash),
@@ -68,8 +72,9 @@ export async function replaySelfModify(
     seed: child.seed,
     request: childRequest(ctx, child, parent, lineage, attempts),
   });
+  solve.solveLlm.close();
   const divergence = port?.divergence ?? null;
-  const llmNote = divergence !== null ? `; ${divergence}` : port !== null && port.remaining() > 0 ? `; ${port.remaining()} recorded LLM call(s) never asked for` : "";
+  const llmNote = (divergence !== null ? `; ${divergence}` : port !== null && port.remaining() > 0 ? `; ${port.remaining()} recorded LLM call(s) never asked for` : "") + solve.note();
   return { generation: child.id, ...(await compareRewrite(runDir, child, result.failure, { parentDir, takeTo, llmNote })) };
 }
 

@@ -107,6 +107,7 @@ function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"],
     summary: g.summary === null ? null : cap(g.summary),
     costUsd: g.costUsd,
     tokens: g.tokens,
+    solve: g.solve === undefined ? null : { calls: g.solve.calls, prompt: g.solve.tokens.prompt, completion: g.solve.tokens.completion, costUsd: g.solve.costUsd },
     timings,
     changed: g.changedFiles.slice(0, 50).map((f) => ({ path: cap(f.path, 200), change: f.change, additions: f.additions, deletions: f.deletions })),
     stages: (g.evaluation?.stages ?? []).map((s) => ({

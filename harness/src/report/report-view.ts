@@ -44,8 +44,11 @@ export interface NodeView {
   /** Why its race stopped early (no whole visible score), or why its held-out split was not scored; null: neither. */
   readonly evaluationNote: string | null;
   readonly summary: string | null;
+  /** The meta agent's spend. */
   readonly costUsd: number | null;
   readonly tokens: { readonly prompt: number; readonly completion: number };
+  /** The task agent's own model use while evaluated (a task that needs a model); null: none. */
+  readonly solve: { readonly calls: number; readonly prompt: number; readonly completion: number; readonly costUsd: number | null } | null;
   readonly timings: Record<string, number>;
   readonly changed: { path: string; change: string; additions: number; deletions: number }[];
   /** `label`: the stage as views name it ("stage 2", never "visible": that is the headline score over stages 1 and 2). */

@@ -20,6 +20,12 @@ export {
   type TaskInstance,
   recordEpisode,
   type EpisodeRecorder,
+  type CodeTest,
+  type CodeTestReport,
+  type CodeTestRequest,
+  type RunTests,
+  type TestVerdict,
 } from "../evaluation/index.js";
+export { codeTestOutcome } from "./code-test-outcome.js";
 export { noAnswer, parseAnswer, quote, zeroScore, type AnswerCheck } from "./answers.js";
 export { seededRandom } from "../../../sandbox/src/index.js";

@@ -16,6 +16,8 @@ const RUN_FIELDS: readonly OptionField[] = [
   { name: "budget-tokens", path: ["budgetTokens"] },
   { name: "budget-usd", path: ["budgetUsd"] },
   { name: "generation-tokens", path: ["generationTokens"] },
+  { name: "solve-budget-tokens", path: ["solveBudgetTokens"] },
+  { name: "solve-generation-tokens", path: ["solveGenerationTokens"] },
   { name: "seed", path: ["seed"] },
   { name: "runtime", path: ["runtime"] },
   { name: "from", path: ["from"] },
@@ -64,6 +66,9 @@ export const run: CliCommand = {
   --budget-tokens N     LLM tokens for the whole run; the run stops proposing when spent
   --budget-usd X        dollars for the whole run (models with a known price)
   --generation-tokens N LLM tokens per generation
+  --solve-budget-tokens N     the task agent's own LLM tokens for the whole run, at solve time (a task that needs a
+                              model, e.g. ts-exercises); apart from the meta agent's budgets; the run stops when spent
+  --solve-generation-tokens N the task agent's LLM tokens per generation (its evaluation and its ctx.evaluate drafts)
   --seed K              run seed: selection, self-modification seeds, evaluation seed (default ${DEFAULT_SEED})
   --out DIR             archive root (default generations/ in the current folder)
   --runtime R           runc (default) or runsc (gVisor)
@@ -103,6 +108,8 @@ ${ENGINE_HELP}
     "budget-tokens": { type: "string" },
     "budget-usd": { type: "string" },
     "generation-tokens": { type: "string" },
+    "solve-budget-tokens": { type: "string" },
+    "solve-generation-tokens": { type: "string" },
     seed: { type: "string" },
     out: { type: "string" },
     runtime: { type: "string" },
@@ -138,6 +145,8 @@ ${ENGINE_HELP}
       budgetTokens: runNumber(values, "budget-tokens"),
       budgetUsd: runNumber(values, "budget-usd"),
       generationTokens: runNumber(values, "generation-tokens"),
+      solveBudgetTokens: runNumber(values, "solve-budget-tokens"),
+      solveGenerationTokens: runNumber(values, "solve-generation-tokens"),
       seed: runNumber(values, "seed"),
       out: stringOption(values, "out"),
       runtime: stringOption(values, "runtime"),

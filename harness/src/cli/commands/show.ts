@@ -92,6 +92,10 @@ function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage:
   lines.push("");
   lines.push(`changed   ${g.changedFiles.length === 0 ? "nothing" : g.changedFiles.map((f) => `${f.path} (${f.change}, +${f.additions} −${f.deletions})`).join(", ")}`);
   lines.push(`model     ${g.model ?? "offline"}  tokens ${g.tokens.prompt} prompt + ${g.tokens.completion} completion  cost ${g.costUsd === null ? "unknown" : `$${g.costUsd.toFixed(4)}`}`);
+  if (g.solve !== undefined) {
+    const s = g.solve;
+    lines.push(`solving   task agent: ${s.calls} calls, tokens ${s.tokens.prompt} prompt + ${s.tokens.completion} completion  cost ${s.costUsd === null ? "unknown" : `$${s.costUsd.toFixed(4)}`} (apart from the meta agent's above)`);
+  }
   const timings = Object.entries(g.timings).filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${formatMs(v)}`);
   lines.push(`timings   ${timings.length === 0 ? "—" : timings.join(", ")}`);
   lines.push(`snapshot  ${g.snapshotHash ?? "none"}  seed ${g.seed}`);

@@ -29,6 +29,8 @@ export interface RunContextParts {
     port?: LlmPort | null;
     /** Spent before this process (resume, replay): the run ledger starts from it. */
     spent?: { tokens: number; usd: number };
+    /** The task agent's solve-time spend before this process: its ledger starts from it. */
+    solveSpent?: { tokens: number; usd: number };
   };
   signal: AbortSignal;
   checkDeaths?: ReadonlyMap<string, number>;
@@ -59,6 +61,10 @@ export function runContextOf(run: RunRecord, parts: RunContextParts): RunContext
       ...(parts.llm.port === undefined ? {} : { port: parts.llm.port }),
       // From run.json, so a resumed or replayed generation is told what the first process was.
       ...(run.llmProbe === undefined || run.llmProbe.skipped !== null ? {} : { probed: { model: run.llmProbe.model, mode: run.llmProbe.mode, reason: run.llmProbe.reason } }),
+      solve: {
+        runLedger: new BudgetLedger("run's solve-time", { tokens: limits.solveBudgetTokens ?? null, usd: null }, parts.llm.solveSpent),
+        generationLimits: { tokens: limits.solveGenerationTokens ?? null, usd: null },
+      },
     },
     task: parts.task,
     validator: parts.validator,

@@ -21,6 +21,17 @@ export interface SandboxSettings {
   importTimeoutMs: number;
 }
 
+/**
+ * The task agent's model at solve time, for a task whose manifest says needsModel: budgeted
+ * apart from the meta agent's (its own run ledger and per-generation limits).
+ */
+export interface SolveLlmSettings {
+  runLedger: BudgetLedger;
+  generationLimits: BudgetLimits;
+  /** Serves the task agent's calls from elsewhere (replay: the solve transcript); the setup's endpoint when absent. */
+  port?: LlmPort | null;
+}
+
 /** LLM settings of a run: the setup, the shared run ledger, per-generation limits. */
 export interface LlmSettings {
   setup: LlmSetup;
@@ -30,6 +41,8 @@ export interface LlmSettings {
   port?: LlmPort | null;
   /** What the run's model probe found, told to every meta agent as ImproveRequest.llm; absent when the run was not probed. */
   probed?: NonNullable<ImproveRequest["llm"]>;
+  /** Absent: the task agent never gets a model (as for every task that does not need one). */
+  solve?: SolveLlmSettings;
 }
 
 /** Everything a generation step needs; nothing in it is mutated by a step except through `writer`. */

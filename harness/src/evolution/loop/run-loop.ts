@@ -47,7 +47,8 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
   for (;;) {
     if (ctx.signal.aborted || fatal.failed) break;
     if (recordedChildren() + inFlight.size >= options.total) break;
-    if (ctx.llm.runLedger.exhausted) {
+    // The meta agent's budget, or the task agent's (a task that needs a model): either spent, no child can be judged fairly.
+    if (ctx.llm.runLedger.exhausted || ctx.llm.solve?.runLedger.exhausted === true) {
       end = "budget_spent";
       break;
     }

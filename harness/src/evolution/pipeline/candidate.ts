@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { LiveWorkspace } from "../../../../sandbox/src/index.js";
 import { diffDirectories, type ArchiveWriter, type ChangedFile, type PhaseTimings } from "../../archive/index.js";
 import { failure as fail, type Failure, type ValidationFailure } from "../../results/index.js";
-import { checkInterrupted, type CandidateContext } from "../context/index.js";
+import { checkInterrupted, type CandidateContext, type SolveLlm } from "../context/index.js";
 import { selfModifyStep, type SelfModifyInput, type SelfModifyResult } from "./self-modify-step.js";
 import { validateStep } from "./validate-step.js";
 
@@ -25,7 +25,7 @@ export interface CandidateTree {
 /** Where the candidate's tree comes from. */
 export type CandidateSource =
   /** The parent's meta agent rewrites a copy of its tree in a fresh container. */
-  | { kind: "self-modify"; parentBuildDir: string; seed: number; request: SelfModifyInput["request"]; evaluations?: number }
+  | { kind: "self-modify"; parentBuildDir: string; seed: number; request: SelfModifyInput["request"]; evaluations?: number; solveLlm?: SolveLlm }
   /** A ctx.evaluate draft: the meta agent's workspace as it is now. */
   | { kind: "workspace"; workspace: LiveWorkspace }
   /** A tree already on the host and read (the seed, a branch point). */
@@ -97,6 +97,7 @@ async function obtainTree(input: CandidateInput, timings: PhaseTimings): Promise
       takeTo: dir,
       seed: source.seed,
       request: source.request,
+      ...(source.solveLlm === undefined ? {} : { solveLlm: source.solveLlm }),
     });
     timings.selfModify = modified.durationMs;
     checkInterrupted(ctx.signal);

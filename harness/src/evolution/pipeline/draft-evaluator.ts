@@ -20,6 +20,7 @@ import { capText } from "../../text/index.js";
 import type { RunContext } from "../context/index.js";
 import { planDraftRequest, type DraftPlan } from "./draft-request.js";
 import { MESSAGE_CHARS, runDraft, type DraftContext } from "./draft-run.js";
+import type { SolveLlm } from "../context/index.js";
 
 /** No call begins with less than this before the meta agent's deadline. */
 export const MIN_WINDOW_MS = 10_000;
@@ -35,6 +36,8 @@ export interface DraftEvaluatorInput {
   parentSnapshotDir: string;
   /** The meta agent's deadline (epoch ms). */
   deadline: number;
+  /** The task agent's model while drafts are evaluated (a task that needs one): the generation's. */
+  solveLlm?: SolveLlm;
 }
 
 /**

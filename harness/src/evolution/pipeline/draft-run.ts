@@ -12,7 +12,7 @@ import { evaluateCandidate } from "../../evaluation/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
 import type { Failure } from "../../results/index.js";
 import { capText } from "../../text/index.js";
-import { containerLabels, countingEngine, type CandidateContext } from "../context/index.js";
+import { NO_SOLVE_LLM, containerLabels, countingEngine, type CandidateContext, type SolveLlm } from "../context/index.js";
 import { runCandidate } from "./candidate.js";
 import type { DraftPlan } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
@@ -36,6 +36,8 @@ export interface DraftRun {
   entry: EvaluateTranscriptEntry;
   /** Calls left, for the answer. */
   remaining: () => number;
+  /** The task agent's model while the draft is evaluated (a task that needs one): the generation's. */
+  solveLlm?: SolveLlm;
 }
 
 /**
@@ -70,17 +72,21 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
     entry.snapshotHash = candidate.tree?.snapshotHash ?? null;
     if (candidate.failure !== null || candidate.buildDir === null) return invalid(run, candidate.failure);
     const t = performance.now();
+    // The task agent answers with the generation's model when the task needs one (its tokens are the generation's solve-time spend).
+    const solve = (run.solveLlm ?? NO_SOLVE_LLM).evaluation;
     const evaluation = await evaluateCandidate({
       engine: counted.engine,
       image: ctx.sandbox.image,
       task: ctx.task,
       buildDir: candidate.buildDir,
       labels: containerLabels(ctx, run.generationId, "draft-evaluate"),
+      execPhase: "draft-grade-exec",
       runtime: ctx.sandbox.runtime,
       seed: ctx.evaluationSeed,
       visible: run.plan.kind === "visible" ? "full" : "stage1",
       heldout: false,
-      llmAvailable: false,
+      llmAvailable: solve.llmAvailable,
+      ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
       // Instances stop starting at the deadline; the one running then has its own limit.
       evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, run.deadline - Date.now())),
       ...(run.plan.subset === null ? {} : { subset: run.plan.subset }),

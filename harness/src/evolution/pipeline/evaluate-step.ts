@@ -7,7 +7,7 @@
 import { visibleComplete, type EvaluationResult } from "../../results/index.js";
 import { evaluateCandidate } from "../../evaluation/index.js";
 import type { PhaseTimings, ScoreSummary } from "../../archive/index.js";
-import { checkInterrupted, containerLabels, type RunContext } from "../context/index.js";
+import { NO_SOLVE_LLM, checkInterrupted, containerLabels, type RunContext, type SolveLlm } from "../context/index.js";
 import { STAGED_EVALUATION, type EvaluationPlan } from "./evaluation-plan.js";
 
 export interface EvaluateStepInput {
@@ -16,14 +16,18 @@ export interface EvaluateStepInput {
   buildDir: string;
   /** How much to evaluate (evaluation-plan.ts); staged, held-out always, when absent. */
   plan?: EvaluationPlan;
+  /** The task agent's model (a task that needs one); absent: none. */
+  solveLlm?: SolveLlm;
 }
 
 /** Scores one valid candidate; agent failures are zero scores inside the result. */
 export async function evaluateStep(input: EvaluateStepInput): Promise<EvaluationResult> {
   const { sandbox } = input.ctx;
   const plan = input.plan ?? STAGED_EVALUATION;
-  // Task agents run without an LLM during evaluation: scores stay reproducible and the
-  // LLM budget goes to self-modification.
+  // Task agents run without an LLM during evaluation (scores stay reproducible, the LLM
+  // budget goes to self-modification), unless the task needs one: then through the
+  // generation's solve-time broker, on its own budget (context/solve-llm.ts).
+  const solve = (input.solveLlm ?? NO_SOLVE_LLM).evaluation;
   return evaluateCandidate({
     engine: sandbox.engine,
     image: sandbox.image,
@@ -36,7 +40,8 @@ export async function evaluateStep(input: EvaluateStepInput): Promise<Evaluation
     heldout: true,
     ...(plan.heldoutUnless === null ? {} : { heldoutUnless: plan.heldoutUnless }),
     ...(plan.race === null ? {} : { race: plan.race }),
-    llmAvailable: false,
+    llmAvailable: solve.llmAvailable,
+    ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
   });
 }
 

@@ -9,7 +9,7 @@ import { runImprove, type ImproveOutcome } from "../../../../sandbox/src/index.j
 import { toWire } from "../../kernel/index.js";
 import type { BrokerUsage, TranscriptEntry } from "../../llm/index.js";
 import { failure, type FailureAt } from "../../results/index.js";
-import { containerLabels, generationBroker, type CandidateContext } from "../context/index.js";
+import { containerLabels, generationBroker, type CandidateContext, type SolveLlm } from "../context/index.js";
 import { oneLine } from "../../text/index.js";
 import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
 import type { EvaluateCalls } from "../../archive/index.js";
@@ -30,6 +30,8 @@ export interface SelfModifyInput {
   seed: number;
   /** Builds the request once the broker knows the tokens left. */
   request: (llmTokens: number | null, deadline: number) => ImproveRequest;
+  /** The task agent's model for ctx.evaluate drafts (a task that needs one): the generation's. */
+  solveLlm?: SolveLlm;
 }
 
 export interface SelfModifyResult {
@@ -57,7 +59,13 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
   // begun just before the deadline can outlast it by (see evaluateSlackMs).
   const deadline = Date.now() + Math.max(1_000, ctx.sandbox.improveTimeoutMs - 15_000);
   const broker = generationBroker(ctx, deadline);
-  const drafts = createDraftEvaluator({ ctx, generationId: input.generationId, parentSnapshotDir: input.parentSnapshotDir, deadline });
+  const drafts = createDraftEvaluator({
+    ctx,
+    generationId: input.generationId,
+    parentSnapshotDir: input.parentSnapshotDir,
+    deadline,
+    ...(input.solveLlm === undefined ? {} : { solveLlm: input.solveLlm }),
+  });
   const request = input.request(broker.remainingTokens(), deadline);
   // What the agent was told was already tried: the transcript's first line, before its calls.
   const shown: TranscriptEntry[] = (request.attempts ?? []).length === 0 ? [] : [{ kind: "attempts", at: new Date().toISOString(), attempts: request.attempts ?? [] }];

@@ -17,7 +17,7 @@ import { formatEngineLoad, Progress, type ProgressSink } from "../view/index.js"
 import { redoingLost } from "../steps/index.js";
 import { writeRunReport } from "../view/index.js";
 import { StepInterrupted, type RunContext } from "../context/index.js";
-import { runContextOf } from "../context/index.js";
+import { runContextOf, solveSpentOf } from "../context/index.js";
 import { runLoop } from "../loop/index.js";
 import type { LoopEnd } from "../context/index.js";
 import { runArenaLoop } from "../arena-rounds/index.js";
@@ -52,6 +52,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   // The model probe made when the run started counts against the run budget too.
   const probe = run.llmProbe?.tokens ?? { prompt: 0, completion: 0 };
   const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: probe.prompt + probe.completion, usd: costUsd(inputs.llm.setup.price, probe.prompt, probe.completion) ?? 0 });
+  const solveSpent = solveSpentOf(records);
   const ctx = runContextOf(run, {
     engine,
     image,
@@ -59,7 +60,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     task: inputs.task,
     validator: inputs.validator,
     workRoot,
-    llm: { ...inputs.llm, spent },
+    llm: { ...inputs.llm, spent, solveSpent },
     signal: inputs.signal,
     ...(inputs.checkDeaths === undefined ? {} : { checkDeaths: inputs.checkDeaths }),
   });

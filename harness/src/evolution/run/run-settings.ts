@@ -82,6 +82,9 @@ export const RunOptions = z.object({
   budgetUsd: z.number().positive().finite().nullable().default(null),
   /** Per-generation LLM token budget; null: only the run budget applies. */
   generationTokens: PositiveInt.nullable().default(null),
+  /** The task agent's own LLM tokens (a task that needs a model), for the run and per generation; null: unlimited. */
+  solveBudgetTokens: PositiveInt.nullable().default(null),
+  solveGenerationTokens: PositiveInt.nullable().default(null),
   workers: PositiveInt.max(64).default(() => Math.max(1, availableParallelism())),
   selection: SelectionStrategyName.default(DEFAULT_SELECTION_STRATEGY),
   model: z.string().min(1).max(200).nullable().default(null),

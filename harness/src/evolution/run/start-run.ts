@@ -28,6 +28,7 @@ import { approvalCleared, readRunPolicy, type RunPolicy } from "../../supervisio
 import { readRun } from "../../archive/index.js";
 import { createValidator, DEFAULT_IMPORT_TIMEOUT_MS, TESTER_FILE } from "../../validation/index.js";
 import { preflightRun } from "./preflight.js";
+import { refuseWithoutModel } from "./model-requirement.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "../view/index.js";
 import { DEFAULT_TASK, DEFAULT_WARM_POOL, economyFor, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-settings.js";
@@ -93,6 +94,7 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
   const origin = options.from === null ? null : await resolveOrigin(options.from, root);
   const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
   const agentDir = origin?.snapshotDir ?? resolve(options.agent);
+  await refuseWithoutModel(taskDir, llmSetup);
 
   // The check worker and the engines are closed on every way out until the run owns them.
   const startUp = new StartUp(io.signal);
@@ -172,6 +174,9 @@ async function runRecordOf(parts: {
         checkMemoryMb: options.checkMemoryMb,
         checkTimeoutMs: options.checkTimeoutMs,
         evaluations: options.evaluations,
+        // Written only when set: an older harness then still reads the runs that set none.
+        ...(options.solveBudgetTokens === null ? {} : { solveBudgetTokens: options.solveBudgetTokens }),
+        ...(options.solveGenerationTokens === null ? {} : { solveGenerationTokens: options.solveGenerationTokens }),
       },
       ...(arena === undefined ? {} : { arena }),
       economy: economyFor(options),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { EvolveError } from "../../kernel/index.js";
 import { generationPaths, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
 import type { EvaluationResult } from "../../results/index.js";
-import { checkInterrupted, type RunContext } from "../context/index.js";
+import { checkInterrupted, openSolveLlm, type RunContext, type SolveLlm } from "../context/index.js";
 import type { Attempt } from "@evolve/contract";
 import { childRequest, evaluateTimed, runCandidate, type Candidate, type EvaluationPlan } from "../pipeline/index.js";
 import { approvalRequestFor, logApprovalRequest } from "./approval-request.js";
@@ -37,6 +37,8 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
   if (parent.snapshotHash === null) throw new EvolveError("internal", `parent ${parent.id} has no snapshot`);
   const parentSnapshot = generationPaths(writer.runDir, parent.id).snapshot;
   const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
+  // The task agent's model (a task that needs one), shared by the drafts and the evaluation.
+  const solveLlm = openSolveLlm(ctx);
   try {
     const t = performance.now();
     const parentBuildDir = await ctx.builds.get(parentSnapshot, parent.snapshotHash);
@@ -46,16 +48,19 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       ctx,
       generationId: id,
       parentDir: parentSnapshot,
-      source: { kind: "self-modify", parentBuildDir, seed: plan.seed, request: childRequest(ctx, { id, seed: plan.seed }, parent, plan.lineage, plan.attempts) },
+      source: { kind: "self-modify", parentBuildDir, seed: plan.seed, request: childRequest(ctx, { id, seed: plan.seed }, parent, plan.lineage, plan.attempts), solveLlm },
       workDir: work,
       // The parent's own tree is left to the policy gate, which records it as an empty change.
       sameTree: (hash) => (hash === parent.snapshotHash ? null : (plan.sameTree?.(hash)?.id ?? null)),
       events: writer,
     });
     const timings: PhaseTimings = Object.assign({ materialise }, candidate.timings);
-    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }) }, timings);
-    return await record(ctx, writer, plan, candidate, { evaluation, timings, started });
+    solveLlm.beginEvaluation();
+    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, solveLlm, ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }) }, timings);
+    solveLlm.close();
+    return await record(ctx, writer, plan, candidate, { evaluation, timings, started, solveLlm });
   } finally {
+    solveLlm.close();
     await rm(work, { recursive: true, force: true });
   }
 }
@@ -66,7 +71,7 @@ async function record(
   writer: ArchiveWriter,
   plan: ChildPlan,
   candidate: Candidate,
-  more: { evaluation: EvaluationResult | null; timings: PhaseTimings; started: number },
+  more: { evaluation: EvaluationResult | null; timings: PhaseTimings; started: number; solveLlm: SolveLlm },
 ): Promise<GenerationRecord> {
   const { parent, id } = plan;
   const modified = candidate.modified!;
@@ -89,6 +94,7 @@ async function record(
     started: more.started,
     evaluateCalls: modified.evaluateCalls,
     duplicateOf: candidate.duplicateOf,
+    solve: more.solveLlm.usage(),
   });
   // A duplicate is never a parent itself, so it never waits for a person either.
   const approval = built.status.kind === "valid" ? approvalRequestFor(ctx.policy, candidate.failure, changes) : undefined;
@@ -99,6 +105,7 @@ async function record(
     snapshotDir: candidate.tree?.dir ?? null,
     patch: candidate.tree?.patch ?? "",
     transcript: modified.transcript,
+    solveTranscript: more.solveLlm.transcript(),
     logs: { "self-modify.stderr": modified.outcome.stderr },
   });
   await logApprovalRequest(writer, recorded);

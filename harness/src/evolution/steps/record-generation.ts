@@ -7,6 +7,7 @@ import {
   type GenerationFiles,
   type GenerationRecord,
   PhaseTimings,
+  type SolveUsage,
 } from "../../archive/index.js";
 import type { EvaluationResult, Failure } from "../../results/index.js";
 import type { BrokerUsage } from "../../llm/index.js";
@@ -35,6 +36,8 @@ export interface RecordInputs {
   duplicateOf?: string | null;
   /** The meta agent's ctx.evaluate calls; absent or null when it could make none. */
   evaluateCalls?: EvaluateCalls | null;
+  /** The task agent's own LLM use while evaluated (a task that needs a model); absent: none. */
+  solve?: SolveUsage | undefined;
 }
 
 /** Builds the generation record (timings.total is set when it is written). */
@@ -62,6 +65,7 @@ export function buildRecord(inputs: RecordInputs): GenerationRecord {
     snapshotHash: inputs.snapshotHash,
     seed: inputs.seed,
     ...(inputs.evaluateCalls == null ? {} : { evaluateCalls: inputs.evaluateCalls }),
+    ...(inputs.solve === undefined ? {} : { solve: inputs.solve }),
     createdAt: new Date().toISOString(),
   };
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { EvolveError } from "../../kernel/index.js";
 import { diffDirectories, formatGenerationId, type ArchiveWriter, type GenerationRecord, type PhaseTimings } from "../../archive/index.js";
 import { buildRecord, recordGeneration } from "./record-generation.js";
-import { generationSeed, type RunContext } from "../context/index.js";
+import { generationSeed, openSolveLlm, type RunContext } from "../context/index.js";
 import { SEED_EVALUATION, evaluateTimed, runCandidate } from "../pipeline/index.js";
 
 const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
@@ -18,6 +18,8 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
   const id = formatGenerationId(0);
   const timings: PhaseTimings = {};
   const work = await mkdtemp(join(ctx.workRoot, `${id}-`));
+  const solveLlm = openSolveLlm(ctx);
+  solveLlm.beginEvaluation();
   try {
     const t = performance.now();
     const diff = await diffDirectories(null, agentDir);
@@ -28,7 +30,8 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
     Object.assign(timings, candidate.timings);
     const { failure } = candidate;
     // The seed is evaluated whole: it is the first bar its children race against.
-    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, plan: SEED_EVALUATION }, timings);
+    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, plan: SEED_EVALUATION, solveLlm }, timings);
+    solveLlm.close();
     const engines = ctx.engines.settle(id);
     const built = buildRecord({
       id,
@@ -44,10 +47,12 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
       seed: generationSeed(ctx.runSeed, 0),
       timings,
       started,
+      solve: solveLlm.usage(),
     });
     const record = engines === undefined ? built : { ...built, engines };
-    return await recordGeneration(writer, record, { snapshotDir: agentDir, patch: diff.patch, transcript: [], logs: {} });
+    return await recordGeneration(writer, record, { snapshotDir: agentDir, patch: diff.patch, transcript: [], solveTranscript: solveLlm.transcript(), logs: {} });
   } finally {
+    solveLlm.close();
     await rm(work, { recursive: true, force: true });
   }
 }

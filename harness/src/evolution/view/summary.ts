@@ -20,8 +20,11 @@ export interface RunSummary {
   duplicates: number;
   seed: GenerationRecord | null;
   best: GenerationRecord | null;
+  /** The meta agent's tokens and cost. */
   tokens: number;
   costUsd: number | null;
+  /** The task agent's own model use at solve time (a task that needs a model); null: none. */
+  solve: { calls: number; tokens: number; costUsd: number | null } | null;
   model: string | null;
   wallMs: number;
   /** Children that asked for approval (run policy), by where they stand now; null: none asked. */
@@ -51,9 +54,18 @@ export function summarise(
     best: bestGeneration(records),
     tokens: records.reduce((s, r) => s + r.tokens.prompt + r.tokens.completion, 0),
     costUsd,
+    solve: solveTotals(records),
     approvals: countApprovals(records),
     diagnosis: diagnose(records, { task: task ?? "the task", offline: info.model === null } satisfies DiagnosisContext),
   };
+}
+
+function solveTotals(records: readonly GenerationRecord[]): RunSummary["solve"] {
+  const solving = records.flatMap((r) => (r.solve === undefined ? [] : [r.solve]));
+  if (solving.length === 0) return null;
+  let costUsd: number | null = 0;
+  for (const s of solving) costUsd = costUsd === null || s.costUsd === null ? null : costUsd + s.costUsd;
+  return { calls: solving.reduce((n, s) => n + s.calls, 0), tokens: solving.reduce((n, s) => n + s.tokens.prompt + s.tokens.completion, 0), costUsd };
 }
 
 function countApprovals(records: readonly GenerationRecord[]): RunSummary["approvals"] {
@@ -99,7 +111,11 @@ export function formatSummary(s: RunSummary): string[] {
   }
   lines.push(...diagnosisLines(s.diagnosis, s.runId));
   const cost = s.costUsd === null ? "cost unknown (no price for the model)" : `$${s.costUsd.toFixed(4)}`;
-  lines.push(`llm: ${s.model === null ? "offline strategy (no LLM)" : `model ${s.model}`}, ${s.tokens} tokens, ${cost}`);
+  if (s.solve === null) lines.push(`llm: ${s.model === null ? "offline strategy (no LLM)" : `model ${s.model}`}, ${s.tokens} tokens, ${cost}`);
+  else {
+    const solveCost = s.solve.costUsd === null ? "cost unknown" : `$${s.solve.costUsd.toFixed(4)}`;
+    lines.push(`llm: ${s.model === null ? "no model" : `model ${s.model}`}; meta agent ${s.tokens} tokens, ${cost}; task agent ${s.solve.tokens} tokens in ${s.solve.calls} calls at solve time, ${solveCost}`);
+  }
   lines.push(`archive: ${s.runDir}`);
   lines.push(s.report.path === null ? `report: not written (${s.report.reason})` : `report: ${s.report.path}`);
   return lines;

@@ -92,6 +92,12 @@ const meta = [
   `best ${bestNode === undefined ? DASH : `${bestNode.id} (${score(bestNode.visible)} visible, ${score(bestNode.heldout)} held-out)`}`,
 ];
 if (run.from) meta.push(`branched from ${run.from}`);
+const tokensOf = (list: NodeView[], pick: (n: NodeView) => number): number => list.reduce((sum, n) => sum + pick(n), 0);
+const solving = nodes.filter((n) => n.solve !== null);
+if (solving.length > 0) {
+  meta.push(`meta agent ${tokensOf(nodes, (n) => n.tokens.prompt + n.tokens.completion)} tokens`);
+  meta.push(`task agent ${tokensOf(solving, (n) => (n.solve?.prompt ?? 0) + (n.solve?.completion ?? 0))} tokens at solve time`);
+}
 byDomId("meta").textContent = meta.join(" \u00b7 ");
 // The approval marks mean something only under a run policy.
 byDomId("policy-legend").hidden = !run.policy;
@@ -434,7 +440,11 @@ function select(id: string): void {
   else if (!n.valid) row(t, "validation", `${n.stage}: ${n.code}${n.where ? ` at ${n.where}` : ""}${n.message ? ` ${DASH} ${n.message}` : ""}`);
   else row(t, "validation", "passed");
   if (n.approvalText !== null) row(t, "approval", n.approvalText);
-  row(t, "cost", `${n.costUsd === null ? "unknown" : `$${n.costUsd.toFixed(4)}`}  \u00b7  tokens ${n.tokens.prompt} + ${n.tokens.completion}`);
+  row(t, n.solve === null ? "cost" : "meta agent", `${n.costUsd === null ? "unknown" : `$${n.costUsd.toFixed(4)}`}  \u00b7  tokens ${n.tokens.prompt} + ${n.tokens.completion}`);
+  if (n.solve !== null) {
+    const s = n.solve;
+    row(t, "task agent", `${s.costUsd === null ? "unknown" : `$${s.costUsd.toFixed(4)}`}  \u00b7  tokens ${s.prompt} + ${s.completion} in ${s.calls} calls (solve time)`);
+  }
   row(t, "model", n.model === null ? "offline" : n.model);
   const timings = Object.entries(n.timings).map(([k, v]) => `${k} ${ms(v)}`).join(", ");
   row(t, "timings", timings || DASH);
