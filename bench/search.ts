@@ -22,6 +22,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_WARM_POOL } from "../harness/src/evolution/index.js";
+import { SelectionStrategyName } from "../harness/src/selection/index.js";
 import { argFlag, argInt, argValue, checkArgs } from "./lib/args.js";
 import { spawnRun } from "./lib/spawn-run.js";
 import type { RunOnceResult } from "./lib/run-once.js";
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
         const started = performance.now();
         const settings = { generations, workers, warmPool: DEFAULT_WARM_POOL, ...(containerBudget > 0 ? { containerBudget } : {}) };
         try {
-          const result = await spawnRun({ task, selection: strategy, seed, evaluations: METAS[meta] ?? 0, ...settings });
+          const result = await spawnRun({ task, selection: SelectionStrategyName.parse(strategy), seed, evaluations: METAS[meta] ?? 0, ...settings });
           runs.push({ task, strategy, meta, seed, result, error: null, wallMs: performance.now() - started, ...settings, finishedAt: new Date().toISOString() });
           console.log(`  ${task} ${strategy} ${meta} seed ${seed}: best visible ${result.best?.visible?.toFixed(3) ?? "—"}, its held-out ${result.best?.heldout?.toFixed(3) ?? "—"}, ${result.children} children, ${result.containers} containers (${((performance.now() - started) / 1000).toFixed(0)} s)`);
         } catch (error) {

@@ -8,12 +8,13 @@ import { join } from "node:path";
 import { readRun, type GenerationRecord } from "../../harness/src/archive/index.js";
 import { startRun, type RunSummary } from "../../harness/src/evolution/index.js";
 import type { SandboxEngine } from "../../sandbox/src/index.js";
+import type { SelectionStrategyName } from "../../harness/src/selection/index.js";
 
 export interface BenchRunOptions {
   task: string;
   generations: number;
   workers: number;
-  selection?: string;
+  selection?: SelectionStrategyName;
   seed?: number;
   /** Calls of ctx.evaluate per generation (the run's default when absent; 0: the one-move offline strategy). */
   evaluations?: number;

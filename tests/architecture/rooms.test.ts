@@ -15,7 +15,7 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     pipeline: ["context"],
     steps: ["context", "pipeline"],
     view: ["context"],
-    loop: ["context", "steps", "view"],
+    loop: ["context", "pipeline", "steps", "view"],
     "arena-rounds": ["context", "steps", "view"],
     run: ["context", "steps", "view", "loop", "arena-rounds"],
   },

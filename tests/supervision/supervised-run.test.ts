@@ -47,7 +47,7 @@ async function policyFile(name: string, policy: unknown): Promise<string> {
 }
 
 function run(runId: string, policy: string, generations: number, signal = new AbortController().signal, from?: string): Promise<RunSummary> {
-  const options = { task, agent: AGENT, generations, workers: 1, selection: "best", seed: 3, out, runId, policy, ...(from === undefined ? {} : { from }) };
+  const options = { task, agent: AGENT, generations, workers: 1, selection: "best" as const, seed: 3, out, runId, policy, ...(from === undefined ? {} : { from }) };
   return startRun(options, { sink: memorySink(), signal, env: {}, engine: env.engine, session: env.session });
 }
 

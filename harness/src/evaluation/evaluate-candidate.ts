@@ -85,36 +85,51 @@ function validate(opts: EvaluateOptions): void {
 export async function evaluateCandidate(opts: EvaluateOptions): Promise<EvaluationResult> {
   validate(opts);
   const started = Date.now();
+  const { manifest } = opts.task;
+  const env = stageEnvOf(opts);
+  const visible =
+    opts.race !== undefined && opts.subset === undefined
+      ? await raceVisible(opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, env(), opts.race)
+      : await stagedVisible(opts, env());
+  const stages: StageResult[] = [...visible.stages];
+  const visibleScores = stages.flatMap((s) => s.instances.map((i) => i.score));
+  const visibleScore = visibleScores.length === 0 ? null : visibleScores.reduce((a, b) => a + b, 0) / visibleScores.length;
+  const heldout = opts.heldout === true ? await heldoutPart(opts, env, { score: visibleScore, complete: visible.coverage.evaluated >= visible.coverage.of }) : null;
+  if (heldout?.stage !== undefined) stages.push(heldout.stage.result);
+
+  return EvaluationResult.parse({
+    stages,
+    visibleScore,
+    heldoutScore: heldout?.stage?.result.score ?? null,
+    passedStage1: visible.passedStage1,
+    computeMs: visible.computeMs + (heldout?.stage?.computeMs ?? 0),
+    durationMs: Date.now() - started,
+    coverage: visible.coverage,
+    ...(visible.race === undefined ? {} : { race: visible.race }),
+    ...(heldout?.skipped === undefined ? {} : { heldoutSkipped: heldout.skipped }),
+  });
+}
+
+/** The held-out split, or the caller's reason not to score it (its held-out rule). */
+async function heldoutPart(
+  opts: EvaluateOptions,
+  env: () => StageEnv,
+  visible: { score: number | null; complete: boolean },
+): Promise<{ stage?: Awaited<ReturnType<typeof runStage>>; skipped?: string }> {
+  const skipped = opts.heldoutUnless?.(visible) ?? null;
+  if (skipped !== null) return { skipped };
+  return { stage: await runStage("heldout", "heldout", opts.task.heldout, env()) };
+}
+
+/**
+ * A fresh stage environment per split: each split gets its own whole-evaluation budget, so a
+ * slow visible run cannot starve the held-out record.
+ */
+function stageEnvOf(opts: EvaluateOptions): () => StageEnv {
   const { manifest, grader } = opts.task;
   const evaluationTimeoutMs = opts.evaluationTimeoutMs ?? manifest.evaluationTimeoutMs;
-
-  const open = async (stage: EvaluationStage, deadline: number): Promise<StageSession> => {
-    const session = await openSolveSession({
-      engine: opts.engine,
-      image: opts.image,
-      // A caller's phase label names whose evaluation it is ("draft-evaluate"): the stage is added to it.
-      labels: { ...opts.labels, phase: `${opts.labels.phase ?? "evaluate"}-${stage}` },
-      buildDir: opts.buildDir,
-      ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
-      ...(opts.limits === undefined ? {} : { limits: opts.limits }),
-      timeoutMs: Math.max(1, deadline - Date.now()) + STARTUP_SLACK_MS,
-      stdoutCapBytes: (opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP) * 4 + 64 * 1024,
-      task: manifest.name,
-      seed: opts.seed,
-      llmAvailable: opts.llmAvailable ?? false,
-      ...(opts.onLlm === undefined ? {} : { onLlm: opts.onLlm }),
-    });
-    return {
-      get alive() {
-        return session.alive;
-      },
-      call: (input, o) => session.call(input, o),
-      close: async () => ({ stderr: (await session.close()).stderr }),
-    };
-  };
-
-  // Each split gets its own whole-evaluation budget, so a slow visible run cannot starve the held-out record.
-  const env = (): StageEnv => {
+  const open = sessionOpener(opts);
+  return () => {
     const splitDeadline = Date.now() + evaluationTimeoutMs;
     // Code tests a grader asks for run through the same engine (placed and counted like the rest).
     const runTests = createCodeTester({
@@ -139,39 +154,34 @@ export async function evaluateCandidate(opts: EvaluateOptions): Promise<Evaluati
       runTests,
     };
   };
+}
 
-  const visible =
-    opts.race !== undefined && opts.subset === undefined
-      ? await raceVisible(opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, env(), opts.race)
-      : await stagedVisible(opts, env());
-  const stages: StageResult[] = [...visible.stages];
-  let computeMs = visible.computeMs;
-  const visibleScores = stages.flatMap((s) => s.instances.map((i) => i.score));
-  const visibleScore = visibleScores.length === 0 ? null : visibleScores.reduce((a, b) => a + b, 0) / visibleScores.length;
-
-  let heldoutScore: number | null = null;
-  let heldoutSkipped: string | null = null;
-  if (opts.heldout === true) {
-    heldoutSkipped = opts.heldoutUnless?.({ score: visibleScore, complete: visible.coverage.evaluated >= visible.coverage.of }) ?? null;
-    if (heldoutSkipped === null) {
-      const run = await runStage("heldout", "heldout", opts.task.heldout, env());
-      stages.push(run.result);
-      computeMs += run.computeMs;
-      heldoutScore = run.result.score;
-    }
-  }
-
-  return EvaluationResult.parse({
-    stages,
-    visibleScore,
-    heldoutScore,
-    passedStage1: visible.passedStage1,
-    computeMs,
-    durationMs: Date.now() - started,
-    coverage: visible.coverage,
-    ...(visible.race === undefined ? {} : { race: visible.race }),
-    ...(heldoutSkipped === null ? {} : { heldoutSkipped }),
-  });
+/** Opens the task agent's solve session for one stage, in a fresh container of the evaluation's engine. */
+function sessionOpener(opts: EvaluateOptions): (stage: EvaluationStage, deadline: number) => Promise<StageSession> {
+  return async (stage, deadline) => {
+    const session = await openSolveSession({
+      engine: opts.engine,
+      image: opts.image,
+      // A caller's phase label names whose evaluation it is ("draft-evaluate"): the stage is added to it.
+      labels: { ...opts.labels, phase: `${opts.labels.phase ?? "evaluate"}-${stage}` },
+      buildDir: opts.buildDir,
+      ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
+      ...(opts.limits === undefined ? {} : { limits: opts.limits }),
+      timeoutMs: Math.max(1, deadline - Date.now()) + STARTUP_SLACK_MS,
+      stdoutCapBytes: (opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP) * 4 + 64 * 1024,
+      task: opts.task.manifest.name,
+      seed: opts.seed,
+      llmAvailable: opts.llmAvailable ?? false,
+      ...(opts.onLlm === undefined ? {} : { onLlm: opts.onLlm }),
+    });
+    return {
+      get alive() {
+        return session.alive;
+      },
+      call: (input, o) => session.call(input, o),
+      close: async () => ({ stderr: (await session.close()).stderr }),
+    };
+  };
 }
 
 /** The staged visible part: stage 1 (or the listed subset), then the rest when the policy and the threshold allow. */

@@ -43,6 +43,63 @@ export function repeatSeed(seed: number, repeat: number): number {
 
 
 /**
+ * The candidate's sessions of one stage: one at a time, a fresh one after one dies, up to the
+ * restart limit; their stderr kept in order.
+ */
+class StageSessions {
+  readonly stderr: string[] = [];
+  #session: StageSession | null = null;
+  #opened = 0;
+
+  constructor(
+    private readonly stage: EvaluationStage,
+    private readonly env: StageEnv,
+  ) {}
+
+  /** A live session, or the reason none may be opened any more. */
+  async live(): Promise<StageSession | string> {
+    if (this.#session !== null && this.#session.alive) return this.#session;
+    await this.close();
+    if (this.#opened > this.env.maxRestarts) return `not run: the candidate's session failed ${this.#opened} times in this stage (restart limit ${this.env.maxRestarts})`;
+    this.#opened += 1;
+    this.#session = await this.env.open(this.stage, this.env.limits.splitDeadline);
+    return this.#session;
+  }
+
+  async close(): Promise<void> {
+    if (this.#session === null) return;
+    const closing = this.#session;
+    this.#session = null;
+    this.stderr.push((await closing.close()).stderr);
+  }
+}
+
+/** One instance, `env.repeats` times; a repeat that could not run is a zero with the reason. */
+async function runInstance(instance: TaskInstance, split: Split, env: StageEnv, sessions: StageSessions): Promise<{ result: InstanceResult; computeMs: number }> {
+  const attempts: Attempt[] = [];
+  let skipped: string | null = null;
+  let computeMs = 0;
+  for (let r = 0; r < env.repeats; r += 1) {
+    if (Date.now() >= env.limits.splitDeadline) {
+      skipped = "not run: the whole-evaluation time limit was reached";
+      break;
+    }
+    const target = await sessions.live();
+    if (typeof target === "string") {
+      skipped = target;
+      break;
+    }
+    const attempt = await attemptInstance(env.grader, instance, target, repeatSeed(env.seed, r), env.limits, env.runTests);
+    computeMs += attempt.computeMs;
+    attempts.push(attempt);
+  }
+  if (attempts.length === 0) return { result: notRun(instance, split, skipped ?? "not run"), computeMs };
+  // A repeat that never ran counts as a zero, so skipping cannot raise the mean.
+  while (attempts.length < env.repeats) attempts.push({ outcome: { score: 0, value: null, feedback: skipped ?? "not run" }, failure: skipped ?? "not run", computeMs: 0, durationMs: 0 });
+  return { result: instanceResult(instance, split, attempts), computeMs };
+}
+
+/**
  * Runs `instances` as stage `stage` of split `split`. `stopAfter` (a race) sees the results
  * so far after each instance; when it says stop, the instances left are not run nor recorded.
  */
@@ -54,74 +111,20 @@ export async function runStage(
   stopAfter?: (results: readonly InstanceResult[]) => boolean,
 ): Promise<StageRun> {
   const started = Date.now();
-  const stderr: string[] = [];
+  const sessions = new StageSessions(stage, env);
   const results: InstanceResult[] = [];
-  let session: StageSession | null = null;
-  let opened = 0;
   let computeMs = 0;
-
-  const closeSession = async (): Promise<void> => {
-    if (session === null) return;
-    const closing = session;
-    session = null;
-    stderr.push((await closing.close()).stderr);
-  };
-
-  // Returns a live session, or the reason none may be opened any more.
-  const liveSession = async (): Promise<StageSession | string> => {
-    if (session !== null && session.alive) return session;
-    await closeSession();
-    if (opened > env.maxRestarts)
-      return `not run: the candidate's session failed ${opened} times in this stage (restart limit ${env.maxRestarts})`;
-    opened += 1;
-    session = await env.open(stage, env.limits.splitDeadline);
-    return session;
-  };
-
   try {
     for (const instance of instances) {
-      const attempts: Attempt[] = [];
-      let skipped: string | null = null;
-      for (let r = 0; r < env.repeats; r += 1) {
-        if (Date.now() >= env.limits.splitDeadline) {
-          skipped = "not run: the whole-evaluation time limit was reached";
-          break;
-        }
-        const target = await liveSession();
-        if (typeof target === "string") {
-          skipped = target;
-          break;
-        }
-        const attempt = await attemptInstance(env.grader, instance, target, repeatSeed(env.seed, r), env.limits, env.runTests);
-        computeMs += attempt.computeMs;
-        attempts.push(attempt);
-      }
-      if (attempts.length === 0) results.push(notRun(instance, split, skipped ?? "not run"));
-      else {
-        // A repeat that never ran counts as a zero, so skipping cannot raise the mean.
-        while (attempts.length < env.repeats)
-          attempts.push({
-            outcome: { score: 0, value: null, feedback: skipped ?? "not run" },
-            failure: skipped ?? "not run",
-            computeMs: 0,
-            durationMs: 0,
-          });
-        results.push(instanceResult(instance, split, attempts));
-      }
+      const run = await runInstance(instance, split, env, sessions);
+      results.push(run.result);
+      computeMs += run.computeMs;
       if (stopAfter?.(results) === true) break;
     }
   } finally {
-    await closeSession();
+    await sessions.close();
   }
   const score = results.length === 0 ? 0 : results.reduce((s, r) => s + r.score, 0) / results.length;
-  return {
-    result: {
-      stage,
-      instances: results,
-      score,
-      durationMs: Date.now() - started,
-      stderr: capTail(stderr.filter((s) => s.length > 0).join("\n--- next session ---\n"), STDERR_CAP),
-    },
-    computeMs,
-  };
+  const stderr = capTail(sessions.stderr.filter((s) => s.length > 0).join("\n--- next session ---\n"), STDERR_CAP);
+  return { result: { stage, instances: results, score, durationMs: Date.now() - started, stderr }, computeMs };
 }

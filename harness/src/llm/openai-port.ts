@@ -82,9 +82,15 @@ type Attempt =
 
 /** Builds the adapter for an available setup. */
 export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, deps: OpenAiPortDeps = {}): LlmPort {
-  const now = deps.now ?? Date.now;
-  const random = deps.random ?? Math.random;
-  const sleep = deps.sleep ?? abortableSleep;
+  return { model: setup.model, complete: withRetries(singleAttempt(setup, deps.now ?? Date.now), setup, deps) };
+}
+
+/**
+ * One request through the openai client (made on first use), its failure classified. It
+ * learns the endpoint's token parameter: newer OpenAI models reject max_tokens, older
+ * compatible servers do not know the new name.
+ */
+function singleAttempt(setup: Extract<LlmSetup, { available: true }>, now: () => number): (request: LlmCompletionRequest, signal: AbortSignal | undefined) => Promise<Attempt> {
   const secrets = setup.apiKey === null ? [] : [setup.apiKey.reveal()];
   const clean = (text: string): string => capText(redactAll(text, secrets), MAX_ERROR_CHARS, () => "… [truncated]");
   let client: OpenAI | null = null;
@@ -97,10 +103,8 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
       // OPENAI_LOG=debug in the environment would otherwise print requests.
       logLevel: "off",
     });
-  // Newer OpenAI models reject max_tokens; older compatible servers do not know the new name.
   let tokenParam: "max_tokens" | "max_completion_tokens" = "max_tokens";
-
-  const attemptOnce = async (request: LlmCompletionRequest, signal: AbortSignal | undefined): Promise<Attempt> => {
+  return async (request, signal) => {
     const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
       model: setup.model,
       messages: request.messages.map(toOpenAiMessage),
@@ -128,32 +132,39 @@ export function createOpenAiPort(setup: Extract<LlmSetup, { available: true }>, 
       return failure;
     }
   };
+}
 
-  return {
-    model: setup.model,
-    complete: async (request: LlmCompletionRequest, options: LlmCallOptions = {}): Promise<LlmResult> => {
-      const started = now();
-      const { signal } = options;
-      let attempts = 0;
-      for (;;) {
-        attempts++;
-        const attempt = await attemptOnce(request, signal);
-        if (attempt.ok) return { ok: true, completion: attempt.completion, attempts, latencyMs: now() - started };
-        const last = attempts >= setup.retry.maxAttempts || !attempt.retryable || signal?.aborted === true;
-        const delay = backoffDelayMs(attempts, setup.retry, random, attempt.retryAfterMs);
-        const why = last ? null : waitRefusal(attempt.retryAfterMs, delay, now(), setup.retry, options.deadline);
-        if (!last && why === null) {
-          try {
-            await sleep(delay, signal);
-            continue;
-          } catch {
-            return { ok: false, kind: "aborted", error: "LLM call aborted", status: null, attempts, latencyMs: now() - started };
-          }
+/** `attemptOnce` retried with backoff while the failure is retryable, the attempts last and the wait fits the call's deadline. */
+function withRetries(
+  attemptOnce: (request: LlmCompletionRequest, signal: AbortSignal | undefined) => Promise<Attempt>,
+  setup: Extract<LlmSetup, { available: true }>,
+  deps: OpenAiPortDeps,
+): LlmPort["complete"] {
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+  const sleep = deps.sleep ?? abortableSleep;
+  return async (request: LlmCompletionRequest, options: LlmCallOptions = {}): Promise<LlmResult> => {
+    const started = now();
+    const { signal } = options;
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      const attempt = await attemptOnce(request, signal);
+      if (attempt.ok) return { ok: true, completion: attempt.completion, attempts, latencyMs: now() - started };
+      const last = attempts >= setup.retry.maxAttempts || !attempt.retryable || signal?.aborted === true;
+      const delay = backoffDelayMs(attempts, setup.retry, random, attempt.retryAfterMs);
+      const why = last ? null : waitRefusal(attempt.retryAfterMs, delay, now(), setup.retry, options.deadline);
+      if (!last && why === null) {
+        try {
+          await sleep(delay, signal);
+          continue;
+        } catch {
+          return { ok: false, kind: "aborted", error: "LLM call aborted", status: null, attempts, latencyMs: now() - started };
         }
-        const error = `LLM call failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${attempt.error}${why === null ? "" : `; ${why}`}`;
-        return { ok: false, kind: attempt.kind, error, status: attempt.status, attempts, latencyMs: now() - started };
       }
-    },
+      const error = `LLM call failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${attempt.error}${why === null ? "" : `; ${why}`}`;
+      return { ok: false, kind: attempt.kind, error, status: attempt.status, attempts, latencyMs: now() - started };
+    }
   };
 }
 

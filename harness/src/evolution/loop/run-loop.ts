@@ -6,8 +6,7 @@
 import type { ArchiveWriter, GenerationRecord } from "../../archive/index.js";
 import { lineageOf, parseGenerationId } from "../../archive/index.js";
 import { candidatesFromGenerations, compareIds, selectParent, strategyByName, type Rng, type SelectionStrategyName } from "../../selection/index.js";
-import { runChild } from "../steps/index.js";
-import { redoingLost } from "../steps/index.js";
+import { redoingLost, runChild, type ChildPlan } from "../steps/index.js";
 import type { Progress } from "../view/index.js";
 import type { LoopEnd, RunContext } from "../context/index.js";
 import { generationSeed } from "../context/index.js";
@@ -31,8 +30,6 @@ export interface LoopOptions {
    */
   beforeSelect?: () => Promise<void>;
 }
-
-/** Why the loop stopped. */
 
 /** Runs children until `total` are recorded, the budget is spent, or the run is interrupted. */
 export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: LoopState, options: LoopOptions, progress: Progress): Promise<LoopEnd> {
@@ -68,19 +65,9 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
       end = "no_valid_parent";
       break;
     }
-    const id = writer.allocateGenerationId();
-    const rng = state.rng.state();
-    await writer.updateRun((run) => ({ ...run, rng }));
-    await writer.appendEvent({ type: "selected", at: new Date().toISOString(), generation: id, parent: parentId, strategy: options.selection, rng });
-    const byId = new Map(state.records.map((r) => [r.id, r]));
-    const lineage = lineageOf(state.records, parentId).map((g) => byId.get(g) as GenerationRecord);
-    const parent = byId.get(parentId) as GenerationRecord;
+    const plan = await planChild(ctx, writer, state, parentId, options.selection);
     progress.childStarted();
-    const sameTree = (hash: string): GenerationRecord | null => state.records.find((r) => r.snapshotHash === hash && r.status.kind !== "duplicate") ?? null;
-    const shown = ctx.economy.attempts > 0 ? { attempts: attemptViews(attemptsNear(state.records, parentId, ctx.economy.attempts), parentId, state.records) } : {};
-    const evaluation = childEvaluationPlan(ctx, id, parent, () => state.records);
-    const plan = { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree, evaluation, ...shown };
-    const done = redoingLost(ctx, writer, id, () => runChild(ctx, writer, plan)).then(
+    const done = redoingLost(ctx, writer, plan.id, () => runChild(ctx, writer, plan)).then(
       (record) => {
         state.records.push(record);
         state.records.sort((a, b) => compareIds(a.id, b.id));
@@ -95,12 +82,30 @@ export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: Loo
         }
       },
     );
-    const entry = { parent: parentId, done: done.finally(() => inFlight.delete(id)) };
-    inFlight.set(id, entry);
+    inFlight.set(plan.id, { parent: parentId, done: done.finally(() => inFlight.delete(plan.id)) });
   }
 
   // After Ctrl-C the session's sweeper (run-session.ts) removes the containers under these children.
   await Promise.all([...inFlight.values()].map((f) => f.done));
   if (fatal.failed) throw fatal.error;
   return ctx.signal.aborted ? "interrupted" : end;
+}
+
+/**
+ * A selected parent's child: its id and the RNG state recorded before anything runs (so a
+ * resume continues the same draws), its lineage, seed, the attempts near the parent it is
+ * shown, and how it will be evaluated.
+ */
+async function planChild(ctx: RunContext, writer: ArchiveWriter, state: LoopState, parentId: string, strategy: SelectionStrategyName): Promise<ChildPlan> {
+  const id = writer.allocateGenerationId();
+  const rng = state.rng.state();
+  await writer.updateRun((run) => ({ ...run, rng }));
+  await writer.appendEvent({ type: "selected", at: new Date().toISOString(), generation: id, parent: parentId, strategy, rng });
+  const byId = new Map(state.records.map((r) => [r.id, r]));
+  const lineage = lineageOf(state.records, parentId).map((g) => byId.get(g) as GenerationRecord);
+  const parent = byId.get(parentId) as GenerationRecord;
+  const sameTree = (hash: string): GenerationRecord | null => state.records.find((r) => r.snapshotHash === hash && r.status.kind !== "duplicate") ?? null;
+  const shown = ctx.economy.attempts > 0 ? { attempts: attemptViews(attemptsNear(state.records, parentId, ctx.economy.attempts), parentId, state.records) } : {};
+  const evaluation = childEvaluationPlan(ctx, id, parent, () => state.records);
+  return { id, parent, lineage, seed: generationSeed(ctx.runSeed, parseGenerationId(id) ?? 0), sameTree, evaluation, ...shown };
 }

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newSessionId, type SandboxEngine } from "../../../../sandbox/src/index.js";
+import { newSessionId, type RuntimeImage, type SandboxEngine } from "../../../../sandbox/src/index.js";
 import { bestGeneration, readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../../archive/index.js";
 import type { Task } from "../../evaluation/index.js";
 import { costUsd, type LlmPort, type LlmSetup } from "../../llm/index.js";
@@ -49,21 +49,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   const workRoot = await mkdtemp(join(tmpdir(), "evolve-run-"));
   const contents = await readRun(writer.runDir);
   const records: GenerationRecord[] = [...contents.generations];
-  // The model probe made when the run started counts against the run budget too.
-  const probe = run.llmProbe?.tokens ?? { prompt: 0, completion: 0 };
-  const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), { tokens: probe.prompt + probe.completion, usd: costUsd(inputs.llm.setup.price, probe.prompt, probe.completion) ?? 0 });
-  const solveSpent = solveSpentOf(records);
-  const ctx = runContextOf(run, {
-    engine,
-    image,
-    session: inputs.session ?? newSessionId(),
-    task: inputs.task,
-    validator: inputs.validator,
-    workRoot,
-    llm: { ...inputs.llm, spent, solveSpent },
-    signal: inputs.signal,
-    ...(inputs.checkDeaths === undefined ? {} : { checkDeaths: inputs.checkDeaths }),
-  });
+  const ctx = sessionContext(inputs, records, { image, workRoot });
   const sweeper = sweepWhenAborted(ctx);
   const load = ctx.engines.recording ? () => formatEngineLoad(engine.engines()) : null;
   const context = { task: run.config.task.name, offline: !inputs.llm.setup.available };
@@ -75,30 +61,7 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   const approvals = new ApprovalWatch(writer, records, progress, ctx.policy);
   let end: LoopEnd = "interrupted";
   try {
-    await approvals.refresh();
-    approvals.start();
-    await writer.updateRun((r) => ({ ...r, status: "running" }));
-    if (!records.some((r) => r.parent === null)) {
-      try {
-        const summary = run.from === undefined ? "seed" : `branched from ${run.from.run}/${run.from.generation}`;
-        const seed = await redoingLost(ctx, writer, "g0000", () => runSeedGeneration(ctx, writer, inputs.seedDir, summary));
-        records.push(seed);
-        progress.recorded(seed);
-      } catch (error) {
-        if (!(error instanceof StepInterrupted) && !inputs.signal.aborted) throw error;
-      }
-    }
-    if (!inputs.signal.aborted) {
-      const rng = run.rng === null ? createRng(run.config.seed) : restoreRng(run.rng);
-      const loop = { total: run.config.generations, workers: run.config.workers, selection: run.config.selection, beforeSelect: () => approvals.refresh() };
-      const arena = run.config.arena;
-      end =
-        arena === undefined
-          ? await runLoop(ctx, writer, { records, rng }, loop, progress)
-          : await runArenaLoop({ ctx, writer, records, settings: arena, progress, workers: run.config.workers });
-      // Timeouts that fell due during the last child are written before the summary reads the archive.
-      await approvals.refresh();
-    }
+    end = await runGenerations(ctx, inputs, records, approvals, progress);
   } catch (error) {
     progress.stop();
     await markStopped(writer, `harness error: ${error instanceof Error ? error.message : String(error)}`);
@@ -115,12 +78,10 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
     await inputs.validator.close().catch(() => undefined);
     await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
-  if (end === "interrupted") {
-    await markStopped(writer, "interrupted (SIGINT)");
-  } else {
-    const best = bestGeneration(records);
+  if (end === "interrupted") await markStopped(writer, "interrupted (SIGINT)");
+  else {
     await writer.updateRun((r) => ({ ...r, status: "finished" }));
-    await writer.appendEvent({ type: "finished", at: new Date().toISOString(), best: best?.id ?? null });
+    await writer.appendEvent({ type: "finished", at: new Date().toISOString(), best: bestGeneration(records)?.id ?? null });
   }
   const report = await writeRunReport(writer.runDir);
   const summary = summarise((await readRun(writer.runDir)).generations, {
@@ -135,6 +96,55 @@ export async function executeRun(inputs: SessionInputs): Promise<RunSummary> {
   });
   for (const line of formatSummary(summary)) inputs.sink.write(`${line}\n`);
   return summary;
+}
+
+/** The run's context for this process: its ledgers start from what the records (and the start's model probe) already spent. */
+function sessionContext(inputs: SessionInputs, records: readonly GenerationRecord[], at: { image: RuntimeImage; workRoot: string }): RunContext {
+  const run = inputs.writer.run;
+  const probe = run.llmProbe?.tokens ?? { prompt: 0, completion: 0 };
+  const probeSpent = { tokens: probe.prompt + probe.completion, usd: costUsd(inputs.llm.setup.price, probe.prompt, probe.completion) ?? 0 };
+  const spent = records.reduce((s, r) => ({ tokens: s.tokens + r.tokens.prompt + r.tokens.completion, usd: s.usd + (r.costUsd ?? 0) }), probeSpent);
+  return runContextOf(run, {
+    engine: inputs.engine,
+    image: at.image,
+    session: inputs.session ?? newSessionId(),
+    task: inputs.task,
+    validator: inputs.validator,
+    workRoot: at.workRoot,
+    llm: { ...inputs.llm, spent, solveSpent: solveSpentOf(records) },
+    signal: inputs.signal,
+    ...(inputs.checkDeaths === undefined ? {} : { checkDeaths: inputs.checkDeaths }),
+  });
+}
+
+/** Generation 0 when the run has none yet, then the loop (or the arena's rounds) to its end. */
+async function runGenerations(ctx: RunContext, inputs: SessionInputs, records: GenerationRecord[], approvals: ApprovalWatch, progress: Progress): Promise<LoopEnd> {
+  const { writer } = inputs;
+  const run = writer.run;
+  await approvals.refresh();
+  approvals.start();
+  await writer.updateRun((r) => ({ ...r, status: "running" }));
+  if (!records.some((r) => r.parent === null)) {
+    try {
+      const summary = run.from === undefined ? "seed" : `branched from ${run.from.run}/${run.from.generation}`;
+      const seed = await redoingLost(ctx, writer, "g0000", () => runSeedGeneration(ctx, writer, inputs.seedDir, summary));
+      records.push(seed);
+      progress.recorded(seed);
+    } catch (error) {
+      if (!(error instanceof StepInterrupted) && !inputs.signal.aborted) throw error;
+    }
+  }
+  if (inputs.signal.aborted) return "interrupted";
+  const rng = run.rng === null ? createRng(run.config.seed) : restoreRng(run.rng);
+  const loop = { total: run.config.generations, workers: run.config.workers, selection: run.config.selection, beforeSelect: () => approvals.refresh() };
+  const arena = run.config.arena;
+  const end =
+    arena === undefined
+      ? await runLoop(ctx, writer, { records, rng }, loop, progress)
+      : await runArenaLoop({ ctx, writer, records, settings: arena, progress, workers: run.config.workers });
+  // Timeouts that fell due during the last child are written before the summary reads the archive.
+  await approvals.refresh();
+  return end;
 }
 
 /** An engine going down or coming back: a line for the person, an event in the log. */

@@ -69,33 +69,24 @@ export function connectOwned(startUp: StartUp, io: RunIo, runtime: Runtime): Pro
   return typeof io.engine === "function" ? startUp.ownLater(connecting, (e) => e.close()) : connecting;
 }
 
-function workersGiven(raw: unknown): boolean {
-  return typeof raw === "object" && raw !== null && (raw as { workers?: unknown }).workers !== undefined;
+/** What `evolve run` asks for: RunOptions before its defaults (the CLI's flags, a test's or a benchmark's object). */
+export type RunRequest = z.input<typeof RunOptions>;
+
+/** What a run starts from once the options are read and the folders and files they name are checked. */
+interface StartPoint {
+  options: RunOptions;
+  root: string;
+  llmSetup: LlmSetup;
+  policy: RunPolicy | null;
+  origin: Awaited<ReturnType<typeof resolveOrigin>> | null;
+  taskDir: string;
+  agentDir: string;
 }
 
 /** Starts a new run and executes it to its end. */
-export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
-  const parsed = RunOptions.safeParse(raw);
-  if (!parsed.success) throw new EvolveError("invalid_options", `invalid run options: ${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, " ")}`);
-  const options = parsed.data;
-  const root = resolve(options.out);
-  const llmSetup = resolveLlmSetup(io.env, options.model === null ? {} : { model: options.model });
-  if (options.budgetUsd !== null && llmSetup.available && llmSetup.price === null) {
-    throw new EvolveError("invalid_options", `--budget-usd is set but the price of model "${llmSetup.model}" is unknown`, {
-      hint: "use --budget-tokens for this model",
-    });
-  }
-  // Before anything starts: a host that cannot make the runtime image (macOS or Windows without
-  // EVOLVE_BASE_IMAGE) and a folder that cannot take the run are said in words, not met later.
-  if (typeof io.engine === "function") runtimeBaseImage(io.env);
-  await ensureWritableFolder(root, "new-run");
-  // Read before anything starts: a policy with a misspelt key must not become a run without it.
-  const policy = options.policy === null ? null : await readRunPolicy(resolve(options.policy));
-  const origin = options.from === null ? null : await resolveOrigin(options.from, root);
-  const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
-  const agentDir = origin?.snapshotDir ?? resolve(options.agent);
-  await refuseWithoutModel(taskDir, llmSetup);
-
+export async function startRun(request: RunRequest, io: RunIo): Promise<RunSummary> {
+  const start = await startPointOf(request, io);
+  const { options, llmSetup, policy, origin } = start;
   // The check worker and the engines are closed on every way out until the run owns them.
   const startUp = new StartUp(io.signal);
   return startUp.guard(async () => {
@@ -103,26 +94,20 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
     validator.warm();
     // The engines connect while the task and agent are checked: an engine that is not there is said at once.
     const connecting = connectOwned(startUp, io, options.runtime);
-    const [task, engine] = await startUp.step(Promise.all([preflightRun(taskDir, agentDir, validator), connecting]));
+    const [task, engine] = await startUp.step(Promise.all([preflightRun(start.taskDir, start.agentDir, validator), connecting]));
     const arena = options.arena === null ? undefined : arenaSettings(options.arena);
-    if (arena !== undefined) preflightArena(task, agentDir);
+    if (arena !== undefined) preflightArena(task, start.agentDir);
     if (arena !== undefined) options.generations = arena.rounds * arena.codePopulation;
-    if (!workersGiven(raw)) options.workers = workersFor(engine.engines(), options.workers);
+    if (request.workers === undefined) options.workers = workersFor(engine.engines(), options.workers);
     const swept = await startUp.step(engine.sweep());
     if (swept.containers + swept.volumes > 0) io.sink.write(`swept ${plural(swept.containers, "container")} and ${plural(swept.volumes, "volume")} left by dead sessions\n`);
     // Built (or found) before the run folder exists: an image that cannot be built records no run.
     await startUp.step(engine.ensureRuntimeImage());
     const llmProbe = await startUp.step(probeForRun(llmSetup, io.port, options.budgetTokens, io.signal));
-    const record = await runRecordOf({ options, task, agentDir, llmSetup, origin, policy, llmProbe, ...(arena === undefined ? {} : { arena }) });
-    const writer = await ArchiveWriter.create(root, record);
+    const record = await runRecordOf({ options, task, agentDir: start.agentDir, llmSetup, origin, policy, llmProbe, ...(arena === undefined ? {} : { arena }) });
+    const writer = await ArchiveWriter.create(start.root, record);
     await writer.appendEvent({ type: "started", at: record.createdAt, run: record.id, pid: process.pid, host: hostname() });
-    io.sink.write(
-      `run ${record.id}: task ${task.manifest.name}, ${arena === undefined ? `${plural(options.generations, "generation")}` : `arena ${describeArena(arena)}`}, ${plural(options.workers, "worker")}, ` +
-        `${arena === undefined ? `selection ${options.selection}, ` : ""}${llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)"}, seed ${options.seed}\n` +
-        `archive ${writer.runDir}\n` +
-        (policy === null ? "" : `policy: ${describePolicy(policy)}\n`) +
-        (llmProbe === null ? "" : `${probeLine(llmProbe)}\n`),
-    );
+    io.sink.write(openingLines(record, { task, runDir: writer.runDir, arena, llmSetup, policy, llmProbe }));
     startUp.handOver();
     return executeRun({
       writer,
@@ -130,12 +115,54 @@ export async function startRun(raw: unknown, io: RunIo): Promise<RunSummary> {
       engine,
       validator,
       llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
-      seedDir: agentDir,
+      seedDir: start.agentDir,
       signal: io.signal,
       sink: io.sink,
       ...(io.session === undefined ? {} : { session: io.session }),
     });
   });
+}
+
+/**
+ * The options read through RunOptions, and everything they name checked before anything starts:
+ * a price for --budget-usd, a host that can make the runtime image (macOS or Windows without
+ * EVOLVE_BASE_IMAGE), a folder that can take the run, the policy file (a misspelt key must not
+ * become a run without it), the --from generation, a model for a task that needs one.
+ */
+async function startPointOf(request: RunRequest, io: RunIo): Promise<StartPoint> {
+  const parsed = RunOptions.safeParse(request);
+  if (!parsed.success) throw new EvolveError("invalid_options", `invalid run options: ${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, " ")}`);
+  const options = parsed.data;
+  const root = resolve(options.out);
+  const llmSetup = resolveLlmSetup(io.env, options.model === null ? {} : { model: options.model });
+  if (options.budgetUsd !== null && llmSetup.available && llmSetup.price === null) {
+    throw new EvolveError("invalid_options", `--budget-usd is set but the price of model "${llmSetup.model}" is unknown`, { hint: "use --budget-tokens for this model" });
+  }
+  if (typeof io.engine === "function") runtimeBaseImage(io.env);
+  await ensureWritableFolder(root, "new-run");
+  const policy = options.policy === null ? null : await readRunPolicy(resolve(options.policy));
+  const origin = options.from === null ? null : await resolveOrigin(options.from, root);
+  const taskDir = options.task !== undefined ? taskDirFor(options.task) : (origin?.taskDir ?? taskDirFor(DEFAULT_TASK));
+  const agentDir = origin?.snapshotDir ?? resolve(options.agent);
+  await refuseWithoutModel(taskDir, llmSetup);
+  return { options, root, llmSetup, policy, origin, taskDir, agentDir };
+}
+
+/** The run's opening lines: what it is, where its archive is, its policy and what the model probe found. */
+function openingLines(
+  record: RunRecord,
+  about: { task: Task; runDir: string; arena: ArenaSettings | undefined; llmSetup: LlmSetup; policy: RunPolicy | null; llmProbe: ModelProbe | null },
+): string {
+  const { config } = record;
+  const { arena, llmSetup, policy, llmProbe } = about;
+  const shape = arena === undefined ? plural(config.generations, "generation") : `arena ${describeArena(arena)}`;
+  const model = llmSetup.available ? `model ${llmSetup.model}` : "offline strategy (no LLM configured)";
+  return (
+    `run ${record.id}: task ${about.task.manifest.name}, ${shape}, ${plural(config.workers, "worker")}, ${arena === undefined ? `selection ${config.selection}, ` : ""}${model}, seed ${config.seed}\n` +
+    `archive ${about.runDir}\n` +
+    (policy === null ? "" : `policy: ${describePolicy(policy)}\n`) +
+    (llmProbe === null ? "" : `${probeLine(llmProbe)}\n`)
+  );
 }
 
 /** run.json of a new run. */

@@ -421,6 +421,16 @@ function select(id: string): void {
   } catch {
     // Some file:// setups refuse; the hash is a nicety.
   }
+  drawDetails(n);
+  const packHost = byDomId("packing");
+  if (data.run.task === "circle-packing" || n.packing !== null) drawPacking(packHost, n.packing);
+  else packHost.textContent = "";
+  drawEpisode(byDomId("episode"), n.episode, n.id);
+  drawNodeDiff(n);
+}
+
+/** The panel of one generation: its status, summary, the table of what it is, its failing instances. */
+function drawDetails(n: NodeView): void {
   const d = byDomId("details");
   d.textContent = "";
   const head = el("div");
@@ -429,6 +439,16 @@ function select(id: string): void {
   head.setAttribute("id", "detail-head");
   d.appendChild(head);
   if (n.summary !== null) d.appendChild(el("div", n.summary, "muted"));
+  d.appendChild(detailTable(n));
+  if (n.failures.length > 0) {
+    d.appendChild(el("h3", "failing instances"));
+    const ul = el("ul");
+    for (const f of n.failures) ul.appendChild(el("li", `${f.id} (${f.split}): ${f.reason}`));
+    d.appendChild(ul);
+  }
+}
+
+function detailTable(n: NodeView): HTMLElement {
   const t = el("table");
   row(t, "parent", n.parent === null ? "none (root)" : n.parent);
   row(t, "depth / children", `${n.depth} / ${n.children}`);
@@ -451,17 +471,11 @@ function select(id: string): void {
   for (const s of n.stages) row(t, `eval ${s.label}`, `${score(s.score)}  ${s.instances} instance${s.instances === 1 ? "" : "s"}, ${s.failed} failed, ${ms(s.durationMs)}`);
   row(t, "changed", n.changed.length > 0 ? n.changed.map((f) => `${f.path} (${f.change} +${f.additions} \u2212${f.deletions})`).join(", ") : "nothing");
   row(t, "created", n.createdAt);
-  d.appendChild(t);
-  if (n.failures.length > 0) {
-    d.appendChild(el("h3", "failing instances"));
-    const ul = el("ul");
-    for (const f of n.failures) ul.appendChild(el("li", `${f.id} (${f.split}): ${f.reason}`));
-    d.appendChild(ul);
-  }
-  const packHost = byDomId("packing");
-  if (data.run.task === "circle-packing" || n.packing !== null) drawPacking(packHost, n.packing);
-  else packHost.textContent = "";
-  drawEpisode(byDomId("episode"), n.episode, n.id);
+  return t;
+}
+
+/** The generation's diff against its parent: embedded, empty, or where to get it. */
+function drawNodeDiff(n: NodeView): void {
   const diffHost = byDomId("diff");
   byDomId("diff-label").textContent = `diff of ${n.id} against ${n.parent === null ? "the empty tree" : n.parent}`;
   const patch = n.diff === "embedded" ? loadDiff(n.id) : null;
