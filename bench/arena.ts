@@ -13,10 +13,11 @@
  *
  * Results: bench/results/arena.json (a run per line as it finishes); the table is printed.
  */
+import { bestGeneration } from "../harness/src/selection/index.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { readArena, type ArenaTest } from "../harness/src/arena/index.js";
-import { bestGeneration, generationPaths, readRun, type GenerationRecord } from "../harness/src/archive/index.js";
+import { generationPaths, readRun, type GenerationRecord } from "../harness/src/archive/index.js";
 import { evaluateCandidate, loadTask, type TaskInstance } from "../harness/src/evaluation/index.js";
 import { countingEngine, DEFAULT_WARM_POOL, startRun, taskDirFor } from "../harness/src/evolution/index.js";
 import { connectEngines, LOCAL_ENGINE, newSessionId, type SandboxEngine } from "../sandbox/src/index.js";

@@ -10,7 +10,8 @@
  */
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { bestGeneration, readRun, type GenerationRecord } from "../../harness/src/archive/index.js";
+import { readRun, type GenerationRecord } from "../../harness/src/archive/index.js";
+import { bestGeneration } from "../../harness/src/selection/index.js";
 import { countingEngine, DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
 import { connectEngines, LOCAL_ENGINE } from "../../sandbox/src/index.js";
 import { cpuMeter } from "./cpu-meter.js";

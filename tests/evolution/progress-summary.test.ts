@@ -1,7 +1,7 @@
 /** Progress output (live line on a terminal, plain lines elsewhere) and the end-of-run summary. */
+import { bestGeneration } from "../../harness/src/selection/index.js";
 import { describe, expect, it } from "vitest";
 import type { GenerationRecord } from "../../harness/src/archive/index.js";
-import { bestGeneration } from "../../harness/src/archive/index.js";
 import { formatEngineLoad, formatSummary, Progress, summarise } from "../../harness/src/evolution/index.js";
 import { workersFor } from "../../harness/src/evolution/run/run-settings.js";
 import type { EngineStatus } from "../../sandbox/src/index.js";

@@ -5,6 +5,7 @@
  * timed-out request is rejected on the spot; processes racing on one child leave exactly one
  * decision; and every view tells pending, approved and rejected children apart.
  */
+import { bestGeneration } from "../../harness/src/selection/index.js";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -13,7 +14,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ArchiveWriter,
-  bestGeneration,
   decisionPath,
   DECISION_SCHEMA_VERSION,
   readEvents,

@@ -63,7 +63,6 @@ export { CONTEXT_LINES, diffFile, diffTrees } from "./unified-diff.js";
 export { diffDirectories } from "./snapshot-diff.js";
 export type { DirectoryDiff } from "./snapshot-diff.js";
 export type { TreeDiff } from "./unified-diff.js";
-export { bestGeneration, rankAmongBest, wholeVisibleScore } from "./best-generation.js";
 export { resolveRunDir } from "./run-dir.js";
 export { ensureWritableFolder, unwritableArchive } from "./writable-folder.js";
 export type { WritePurpose } from "./writable-folder.js";

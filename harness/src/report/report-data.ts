@@ -3,9 +3,10 @@
  * have influenced (summaries, messages, feedback, patches, file names) stays plain data
  * here: the page only ever puts it into the DOM as text.
  */
+import { bestGeneration } from "../selection/index.js";
 import { z } from "zod";
 import type { GenerationRecord, RunContents } from "../archive/index.js";
-import { bestGeneration, childrenCounts } from "../archive/index.js";
+import { childrenCounts } from "../archive/index.js";
 import { episodeOf, STAGE_LABELS, type InstanceResult } from "../results/index.js";
 import type { EpisodeView, NodeView, PackingView, ReportData } from "./report-view.js";
 import { bestPath, byId, describeApproval, progressSeries } from "./run-summary.js";
@@ -81,7 +82,6 @@ function evaluationNote(g: GenerationRecord): string | null {
   const parts = [race, skipped === undefined ? null : `held-out not scored: ${skipped}`].filter((p): p is string => p !== null);
   return parts.length === 0 ? null : cap(parts.join("; "));
 }
-
 
 function nodeView(g: GenerationRecord, children: number, diff: NodeView["diff"], now: Date, episode: NodeView["episode"] = null): NodeView {
   const invalid = g.status.kind === "invalid" ? g.status : null;

@@ -2,11 +2,12 @@
  * Facts about a run that the inspect commands and the HTML report share: the best
  * generation, its lineage, and the best / median score of the archive as it grew.
  */
+import { bestGeneration, contenderScore, ranksAbove } from "../selection/index.js";
 import type { GenerationRecord } from "../archive/index.js";
-import { bestGeneration, lineageOf, parseGenerationId } from "../archive/index.js";
+import { lineageOf, parseGenerationId } from "../archive/index.js";
 import type { ProgressPoint } from "./report-view.js";
 import { failureLabel } from "../results/index.js";
-import { approvalCleared, approvalState } from "../supervision/index.js";
+import { approvalState } from "../supervision/index.js";
 
 /** Which score a summary ranks by. */
 export type ScoreSplit = "visible" | "heldout";
@@ -38,13 +39,12 @@ export function progressSeries(generations: readonly GenerationRecord[]): Progre
   let best: GenerationRecord | null = null;
   return byId(generations).map((g, index) => {
     if (g.status.kind === "valid") {
-      if (g.scores.visible !== null) {
-        visible.add(g.scores.visible);
-        // As bestGeneration: a child held back for approval is not "the best" (yet).
-        if (approvalCleared(g) && (best === null || g.scores.visible > (best.scores.visible ?? -Infinity))) best = g;
-      }
+      if (g.scores.visible !== null) visible.add(g.scores.visible);
       if (g.scores.heldout !== null) heldout.add(g.scores.heldout);
     }
+    // The best so far by bestGeneration's own rule (whole, cleared; ties to the earlier id).
+    const score = contenderScore(g);
+    if (score !== null && (best === null || ranksAbove({ score, id: g.id }, { score: contenderScore(best) ?? -Infinity, id: best.id }))) best = g;
     const current = best as GenerationRecord | null;
     return {
       id: g.id,

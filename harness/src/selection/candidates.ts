@@ -4,9 +4,10 @@
  * pooled outcomes. Built structurally from generation records so selection stays a pure
  * leaf module (it does not import the archive).
  */
-import { visibleComplete, type EvaluationResult } from "../results/index.js";
+import type { EvaluationResult } from "../results/index.js";
 import { approvalCleared, type ApprovalLike } from "../supervision/index.js";
 import { cladeOutcomes, type CladeOutcomes } from "./clade.js";
+import { wholeVisibleScore } from "./best-generation.js";
 
 /** One possible parent. */
 export interface SelectionCandidate {
@@ -66,18 +67,12 @@ export function candidatesFromGenerations(
   const clades = cladeOutcomes(generations, inFlightParents);
   return generations.map((g) => ({
     id: g.id,
-    valid: g.status.kind === "valid" && approvalCleared(g) && wholeScore(g) !== null,
-    score: wholeScore(g) ?? 0,
+    valid: approvalCleared(g) && wholeVisibleScore(g) !== null,
+    score: wholeVisibleScore(g) ?? 0,
     children: children.get(g.id) ?? 0,
     barren: barren.get(g.id) ?? 0,
     clade: clades.get(g.id) ?? { successes: 0, failures: 0 },
   }));
-}
-
-/** The visible score when the evaluation covered the whole visible split, else null. */
-function wholeScore(g: GenerationLike): number | null {
-  if (g.scores.visible === null) return null;
-  return g.evaluation == null || visibleComplete(g.evaluation) ? g.scores.visible : null;
 }
 
 /** Numeric order of generation ids ("g0009" < "g0010" < "g10000"); other ids by string. */

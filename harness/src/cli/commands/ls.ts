@@ -1,5 +1,6 @@
 /** `evolve ls`: the runs under an archive root, newest first. */
-import { bestGeneration, listRuns, observedStatus, readEvents, readRun } from "../../archive/index.js";
+import { bestGeneration } from "../../selection/index.js";
+import { listRuns, observedStatus, readEvents, readRun } from "../../archive/index.js";
 import { formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { DEFAULT_OUT, JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";

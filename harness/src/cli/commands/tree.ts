@@ -1,8 +1,8 @@
 /** `evolve tree <run>`: the archive as a tree, the best path highlighted on a terminal. */
+import { bestGeneration } from "../../selection/index.js";
 import { plural } from "../../text/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
 import { childrenCounts } from "../../archive/index.js";
-import { bestGeneration } from "../../archive/index.js";
 import { approvalTag, arenaLines, arenaRounds, bestPath, byId, formatScore, visibleText } from "../../report/index.js";
 import { readArena } from "../../arena/index.js";
 import type { CliCommand } from "../command.js";

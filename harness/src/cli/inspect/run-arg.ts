@@ -1,7 +1,8 @@
 /** Turning `<run>` and `<gen>` arguments into a run folder and a generation id. */
+import { bestGeneration } from "../../selection/index.js";
 import { EvolveError } from "../../kernel/index.js";
 import type { GenerationRecord } from "../../archive/index.js";
-import { bestGeneration, formatGenerationId, GenerationId, resolveRunDir } from "../../archive/index.js";
+import { formatGenerationId, GenerationId, resolveRunDir } from "../../archive/index.js";
 import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/run/run-settings.js";
 import { byId } from "../../report/index.js";
 

@@ -7,8 +7,9 @@
  * records but never read here: an outcome is the visible score and its change from the
  * attempt's parent, the race's stop, or the failure's stage and code.
  */
+import { wholeVisibleScore } from "../../selection/index.js";
 import type { Attempt, AttemptOutcome } from "@evolve/contract";
-import { parseGenerationId, wholeVisibleScore, type GenerationRecord } from "../../archive/index.js";
+import { parseGenerationId, type GenerationRecord } from "../../archive/index.js";
 import { assertNever } from "../../kernel/index.js";
 import { oneLine } from "../../text/index.js";
 

@@ -3,7 +3,8 @@
  * child's first bar), a child raced against its parent's whole visible score when the run
  * races, and the held-out split scored by the run's held-out rule (recorded in run.json).
  */
-import { rankAmongBest, wholeVisibleScore, type GenerationRecord } from "../../archive/index.js";
+import { rankAmongBest, wholeVisibleScore } from "../../selection/index.js";
+import type { GenerationRecord } from "../../archive/index.js";
 import type { RaceOptions } from "../../evaluation/index.js";
 import type { RunContext } from "../context/index.js";
 

@@ -2,11 +2,12 @@
  * One process's work on a run, shared by `evolve run` and `evolve resume`: wire the run
  * context, make generation 0 if it is missing, run the loop, mark the run, summarise.
  */
+import { bestGeneration } from "../../selection/index.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newSessionId, type RuntimeImage, type SandboxEngine } from "../../../../sandbox/src/index.js";
-import { bestGeneration, readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../../archive/index.js";
+import { readRun, type ArchiveWriter, type GenerationRecord, type RunRecord } from "../../archive/index.js";
 import type { Task } from "../../evaluation/index.js";
 import { costUsd, type LlmPort, type LlmSetup } from "../../llm/index.js";
 import { createRng, restoreRng } from "../../selection/index.js";

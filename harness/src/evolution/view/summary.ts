@@ -1,6 +1,6 @@
 /** The end-of-run summary: best generation against the seed, counts, spend, where things are. */
-import { bestGeneration, type GenerationRecord } from "../../archive/index.js";
-import { compareIds } from "../../selection/index.js";
+import type { GenerationRecord } from "../../archive/index.js";
+import { bestGeneration, compareIds } from "../../selection/index.js";
 import { formatScore } from "../../report/index.js";
 import { approvalState } from "../../supervision/index.js";
 import { formatDuration } from "./progress.js";
