@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { EvolveError, parseJson } from "../kernel/index.js";
-import { GRADER_FILE, type Task } from "../evaluation/index.js";
+import type { Task } from "../evaluation/index.js";
 import { oneLine } from "../text/index.js";
 import { WireJson } from "../kernel/index.js";
 import { ArenaInstance } from "./arena-record.js";
@@ -69,6 +69,9 @@ export async function judgeProposals(task: Task, proposals: unknown[], options: 
   const timeoutMs = options.timeoutMs ?? JUDGE_TIMEOUT_MS;
   const memoryMb = options.memoryMb ?? JUDGE_MEMORY_MB;
   const { perRound, maxBytes } = oracle.limits;
+  // Loaded here: the evaluation folder brings the sandbox with it, and `evolve tree` or `show`
+  // read arena records through this folder's index (tests/architecture/light-commands.test.ts).
+  const { GRADER_FILE } = await import("../evaluation/index.js");
   const verdicts: ProposalVerdict[] = [];
   let worker: JudgeWorker | null = null;
   let cannotStart: string | null = null;

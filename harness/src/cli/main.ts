@@ -31,11 +31,13 @@ export async function main(argv: string[], io = { out: (l: string) => console.lo
     io.out(topHelp());
     return name === undefined ? USAGE_EXIT : 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.err(`evolve: unknown command '${name}' (commands: ${commands.map((c) => c.name).join(", ")})`);
     return USAGE_EXIT;
   }
+  // Only the named command's module loads (commands/index.ts).
+  const command = await entry.load();
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { ...command.options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });

@@ -9,6 +9,7 @@ export { WireJson, toWire, type JsonCompatible } from "./wire-json.js";
 export { Runtime } from "./runtime.js";
 export { parseJson, readJson, zodIssues, type JsonRead } from "./read-json.js";
 export { ContainerEndKind, type ContainerEnd } from "./container-end.js";
+export { MODULE_EXTENSION, PACKAGE_ROOT } from "./package-root.js";
 export {
   LlmErrorCode,
   MAX_SCHEMA_DEPTH,

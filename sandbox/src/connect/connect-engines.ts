@@ -5,7 +5,7 @@
  * reported and skipped (it joins when it answers); one of another CPU architecture or without
  * the run's runtime is refused; with `requireAll`, either stops the command here.
  */
-import Docker from "dockerode";
+import type Docker from "dockerode";
 import { arch } from "node:os";
 import { DockerEngine } from "../docker/index.js";
 import { localAddress, resolveEngineAddress, uniqueNames, type EngineAddress } from "./engine-address.js";
@@ -63,12 +63,19 @@ export function hostArchitecture(): string {
   return names[arch()] ?? arch();
 }
 
+// dockerode (with ssh2 and protobufjs) takes a few tenths of a second to load: only a command
+// that connects pays for it, not `--help` or `evolve ls` (tests/architecture/light-commands.test.ts).
+async function dockerClient(): Promise<typeof Docker> {
+  return (await import("dockerode")).default;
+}
+
 /** Connects the engines of `selection`; the local engine alone when it names none. */
 export async function connectEngines(selection: EngineSelection = LOCAL_ENGINE, options: ConnectOptions = {}): Promise<SandboxEngine> {
   const env = options.env ?? process.env;
   const warmPool = options.warmPool ?? warmPoolFromEnvironment(options.warmPoolDefault ?? 0, env);
   if (selection.engines.length === 0) {
     const address = localAddress(env);
+    const Docker = await dockerClient();
     const engine = new DockerEngine(new Docker(), { name: address.name, endpoint: address.endpoint, warmPool });
     try {
       await engine.ping(CONNECT_TIMEOUT_MS);
@@ -106,6 +113,7 @@ export async function connectEngines(selection: EngineSelection = LOCAL_ENGINE, 
 
 /** One named engine, connected and checked: up, down (did not answer) or refused; `failure` says why not up. */
 async function admit(address: EngineAddress, entry: EngineEntry, settings: { warmPool: number; runtime: Runtime; limits: SandboxLimits }): Promise<{ member: FleetMember; failure: EvolveError }> {
+  const Docker = await dockerClient();
   const engine = new DockerEngine(address.options === null ? new Docker() : new Docker(address.options), { name: address.name, endpoint: address.endpoint, warmPool: settings.warmPool });
   const slots = entry.slots ?? null;
   let info: EngineInfo;

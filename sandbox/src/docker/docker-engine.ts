@@ -6,7 +6,6 @@
 import type Docker from "dockerode";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { pack } from "tar-fs";
 import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec.js";
 import { DockerSandbox } from "./docker-sandbox.js";
 import { z } from "zod";
@@ -16,6 +15,7 @@ import { RuntimeImageSource } from "./runtime-image.js";
 import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/index.js";
 import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "../port/index.js";
 import { WarmPool } from "./warm-pool.js";
+import { packFolder } from "./tar-pack.js";
 
 /** A session id names this process, so a later start can tell whether it is alive. */
 export function newSessionId(): string {
@@ -179,9 +179,8 @@ export class DockerEngine implements SandboxEngine {
     }
     onProgress?.(`runtime image: building ${tag} from ${source.baseImage ?? "the host's node (FROM scratch)"}`);
     const context = await source.context();
-    // umask 0: keep modes as staged (/tmp is 1777); @types/tar-fs does not declare it.
-    const keepModes: NonNullable<Parameters<typeof pack>[1]> & { umask: number } = { umask: 0 };
-    const stream = (await this.docker.buildImage(pack(context, keepModes) as unknown as NodeJS.ReadableStream, {
+    // umask 0: keep modes as staged (/tmp is 1777).
+    const stream = (await this.docker.buildImage(await packFolder(context, { umask: 0 }), {
       t: tag,
       rm: true,
       forcerm: true,

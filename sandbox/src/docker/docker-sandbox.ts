@@ -4,12 +4,12 @@
  * never throws, so it can sit in every `finally`.
  */
 import type Docker from "dockerode";
-import { pack } from "tar-fs";
 import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { WORKSPACE_MOUNT } from "./container-spec.js";
 import { SANDBOX_UID } from "../port/index.js";
 import { OutputDemux } from "./output-demux.js";
+import { packFolder } from "./tar-pack.js";
 import { extractSafely } from "../extract/index.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "../port/index.js";
@@ -139,7 +139,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
 
   async putDirectory(hostDir: string, containerDir: string): Promise<void> {
     const prefix = workspaceRelative(containerDir);
-    const archive = pack(hostDir, {
+    const archive = await packFolder(hostDir, {
       map: (header) => {
         header.name = header.name === "." ? prefix || "." : prefix ? `${prefix}/${header.name}` : header.name;
         header.uid = SANDBOX_UID;
@@ -149,7 +149,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
         return header;
       },
     });
-    await this.container.putArchive(archive as unknown as NodeJS.ReadableStream, { path: WORKSPACE_MOUNT });
+    await this.container.putArchive(archive, { path: WORKSPACE_MOUNT });
   }
 
   async takeDirectory(containerDir: string, hostDir: string, caps: Partial<ExtractCaps> = {}): Promise<ExtractResult> {

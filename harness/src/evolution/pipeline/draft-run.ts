@@ -5,12 +5,12 @@
  * visible feedback only, with no host path in it.
  */
 import { homedir, tmpdir } from "node:os";
-import { resolve } from "node:path";
 import type { EvaluateResult } from "@evolve/contract";
 import type { LiveWorkspace } from "../../../../sandbox/src/index.js";
 import { evaluateCandidate } from "../../evaluation/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
 import type { Failure } from "../../results/index.js";
+import { PACKAGE_ROOT } from "../../kernel/index.js";
 import { capText } from "../../text/index.js";
 import { containerLabels, countingEngine, type CandidateContext } from "../context/index.js";
 import { runCandidate } from "./candidate.js";
@@ -18,7 +18,6 @@ import type { DraftPlan } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
 
 export const MESSAGE_CHARS = 2_000;
-const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
 
 export type DraftContext = CandidateContext;
 
@@ -44,7 +43,7 @@ export interface DraftRun {
  */
 function withoutHostPaths(message: string, dirs: readonly string[]): string {
   let text = message;
-  for (const dir of [...dirs, REPO_ROOT, tmpdir(), homedir()].sort((a, b) => b.length - a.length)) {
+  for (const dir of [...dirs, PACKAGE_ROOT, tmpdir(), homedir()].sort((a, b) => b.length - a.length)) {
     if (dir.length < 2) continue;
     text = text.replaceAll(dir, "<host>").replaceAll(dir.slice(1), "<host>");
   }
