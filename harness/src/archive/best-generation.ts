@@ -7,8 +7,8 @@ import { parseGenerationId } from "./generation-id.js";
  * The valid generation with the highest visible score; ties go to the earliest id. A child
  * waiting for approval, or rejected, is not a candidate: "the best" is what may be used.
  */
-export function bestGeneration(generations: readonly GenerationRecord[]): GenerationRecord | null {
-  let best: GenerationRecord | null = null;
+export function bestGeneration<G extends Pick<GenerationRecord, "id" | "status" | "scores" | "approval">>(generations: readonly G[]): G | null {
+  let best: G | null = null;
   let bestNumber = Infinity;
   for (const g of generations) {
     if (g.status.kind !== "valid" || g.scores.visible === null || !approvalCleared(g)) continue;

@@ -18,6 +18,7 @@ export {
   readPatch,
   readRun,
   readRunRecord,
+  readRunSummary,
   readTranscript,
 } from "./archive-reader.js";
 export type { RunContents, RunListing } from "./archive-reader.js";
@@ -41,6 +42,7 @@ export {
   ScoreSummary,
   TokenUsage,
 } from "./generation-record.js";
+export { GenerationSummary } from "./generation-summary.js";
 export { formatGenerationId, GenerationId, parseGenerationId, RunId, Timestamp } from "./generation-id.js";
 export { checkLineage, childrenCounts, childrenOf, depthOf, lineageOf } from "./lineage.js";
 export type { LineageNode } from "./lineage.js";
