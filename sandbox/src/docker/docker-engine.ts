@@ -42,6 +42,8 @@ export interface DockerEngineSettings {
   name: string;
   endpoint: string;
   warmPool: number;
+  /** Docker's CgroupParent for every container of this engine (connect-engines.ts, EngineOptions). */
+  cgroupParent?: string;
 }
 
 /** One Docker engine behind the sandbox port (alone, or as one member of a fleet). */
@@ -200,7 +202,9 @@ export class DockerEngine implements SandboxEngine {
     const volumeName = `evolve-ws-${randomBytes(8).toString("hex")}`;
     await this.docker.createVolume(workspaceVolumeOptions(volumeName, spec.labels));
     try {
-      const container = await this.docker.createContainer(containerCreateOptions(spec, volumeName));
+      const options = containerCreateOptions(spec, volumeName);
+      if (this.settings.cgroupParent !== undefined) options.HostConfig.CgroupParent = this.settings.cgroupParent;
+      const container = await this.docker.createContainer(options);
       this.running++;
       return new DockerSandbox(this.docker, container, volumeName, () => this.running--);
     } catch (error) {
