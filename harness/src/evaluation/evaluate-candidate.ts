@@ -3,7 +3,7 @@
  * stage1 (small visible subset) → the rest of the visible split above the threshold →
  * the held-out split when asked. Held-out instances only ever enter held-out sessions.
  */
-import { openSolveSession, type AgentContainerOptions, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { openSolveSession, type AgentContainerOptions, type RunOutcome, type SandboxEngine, type SessionImport } from "../../../sandbox/src/index.js";
 import type { SandboxLabels, SandboxLimits } from "../../../sandbox/src/index.js";
 import type { Runtime } from "../kernel/index.js";
 import { EvolveError } from "../kernel/index.js";
@@ -44,6 +44,8 @@ export interface EvaluateOptions {
   outputCapBytes?: number;
   llmAvailable?: boolean;
   onLlm?: AgentContainerOptions["onLlm"];
+  /** A session already open for the first stage (evaluate-imported.ts opens it with the import check); used once, as that stage's first session. */
+  firstSession?: StageSession;
 }
 
 const DEFAULT_OUTPUT_CAP = 1024 * 1024;
@@ -68,6 +70,42 @@ function validate(opts: EvaluateOptions): void {
   if (problems.length > 0) throw new EvolveError("invalid_options", `evaluation options: ${problems.join("; ")}`);
 }
 
+/** A stage's session that may have loaded the whole agent first (`check`): `imported` says how. */
+export interface CandidateSession extends StageSession {
+  readonly imported: SessionImport | null;
+  /** Ends and removes the container; how it ended. */
+  end(): Promise<RunOutcome>;
+}
+
+/** Opens a fresh solve session of the candidate for `stage`, its container alive until `deadline` (epoch ms) and a start-up slack. */
+export async function openCandidateSession(opts: EvaluateOptions, stage: EvaluationStage, deadline: number, check?: { timeoutMs: number }): Promise<CandidateSession> {
+  const session = await openSolveSession({
+    engine: opts.engine,
+    image: opts.image,
+    // A caller's phase label names whose evaluation it is ("draft-evaluate"): the stage is added to it.
+    labels: { ...opts.labels, phase: `${opts.labels.phase ?? "evaluate"}-${stage}` },
+    buildDir: opts.buildDir,
+    ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
+    ...(opts.limits === undefined ? {} : { limits: opts.limits }),
+    timeoutMs: Math.max(1, deadline - Date.now()) + STARTUP_SLACK_MS,
+    stdoutCapBytes: (opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP) * 4 + 64 * 1024,
+    task: opts.task.manifest.name,
+    seed: opts.seed,
+    llmAvailable: opts.llmAvailable ?? false,
+    ...(opts.onLlm === undefined ? {} : { onLlm: opts.onLlm }),
+    ...(check === undefined ? {} : { check }),
+  });
+  return {
+    get alive() {
+      return session.alive;
+    },
+    imported: session.imported,
+    call: (input, o) => session.call(input, o),
+    close: async () => ({ stderr: (await session.close()).stderr }),
+    end: () => session.close(),
+  };
+}
+
 /** Evaluates a candidate; candidate failures are zero scores in the result, never exceptions. */
 export async function evaluateCandidate(opts: EvaluateOptions): Promise<EvaluationResult> {
   validate(opts);
@@ -75,29 +113,12 @@ export async function evaluateCandidate(opts: EvaluateOptions): Promise<Evaluati
   const { manifest, grader } = opts.task;
   const evaluationTimeoutMs = opts.evaluationTimeoutMs ?? manifest.evaluationTimeoutMs;
 
+  let opened = opts.firstSession ?? null;
   const open = async (stage: EvaluationStage, deadline: number): Promise<StageSession> => {
-    const session = await openSolveSession({
-      engine: opts.engine,
-      image: opts.image,
-      // A caller's phase label names whose evaluation it is ("draft-evaluate"): the stage is added to it.
-      labels: { ...opts.labels, phase: `${opts.labels.phase ?? "evaluate"}-${stage}` },
-      buildDir: opts.buildDir,
-      ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
-      ...(opts.limits === undefined ? {} : { limits: opts.limits }),
-      timeoutMs: Math.max(1, deadline - Date.now()) + STARTUP_SLACK_MS,
-      stdoutCapBytes: (opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP) * 4 + 64 * 1024,
-      task: manifest.name,
-      seed: opts.seed,
-      llmAvailable: opts.llmAvailable ?? false,
-      ...(opts.onLlm === undefined ? {} : { onLlm: opts.onLlm }),
-    });
-    return {
-      get alive() {
-        return session.alive;
-      },
-      call: (input, o) => session.call(input, o),
-      close: async () => ({ stderr: (await session.close()).stderr }),
-    };
+    if (opened === null) return openCandidateSession(opts, stage, deadline);
+    const session = opened;
+    opened = null;
+    return session;
   };
 
   // Each split gets its own whole-evaluation budget, so a slow visible run cannot starve the held-out record.

@@ -18,4 +18,5 @@ export {
 export { defineOracle, ORACLE_LIMITS, type Judgement, type Oracle } from "./oracle.js";
 export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
+export { evaluateImported, type ImportedEvaluation, type ImportGate } from "./evaluate-imported.js";
 export { repeatSeed } from "./run-stage.js";

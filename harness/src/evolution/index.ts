@@ -54,6 +54,7 @@ export {
   createDraftEvaluator,
   evaluateSlackMs,
   evaluateStep,
+  importGateOf,
   planDraftRequest,
   scoresOf,
   selfModifyStep,

@@ -7,13 +7,14 @@
 import { homedir, tmpdir } from "node:os";
 import type { EvaluateResult } from "@evolve/contract";
 import type { LiveWorkspace } from "../../../../sandbox/src/index.js";
-import { evaluateCandidate } from "../../evaluation/index.js";
+import { evaluateCandidate, evaluateImported, type EvaluateOptions } from "../../evaluation/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
 import type { Failure } from "../../results/index.js";
 import { PACKAGE_ROOT } from "../../kernel/index.js";
 import { capText } from "../../text/index.js";
-import { containerLabels, countingEngine, type CandidateContext } from "../context/index.js";
+import { checkKey, containerLabels, countingEngine, type CandidateContext } from "../context/index.js";
 import { runCandidate } from "./candidate.js";
+import { importGateOf } from "./evaluate-step.js";
 import type { DraftPlan } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
 
@@ -63,33 +64,51 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
       source: { kind: "workspace", workspace: run.workspace },
       workDir: run.dir,
       phase: "draft-validate",
+      // Its import gate runs in its evaluation's first session: one container fewer per draft.
+      deferImport: true,
     });
     entry.timings.extract = candidate.timings.extract ?? 0;
     if (candidate.checkMs !== null) entry.timings.checks = candidate.checkMs;
     entry.snapshotHash = candidate.tree?.snapshotHash ?? null;
     if (candidate.failure !== null || candidate.buildDir === null) return invalid(run, candidate.failure);
     const t = performance.now();
-    const evaluation = await evaluateCandidate({
-      engine: counted.engine,
-      image: ctx.sandbox.image,
-      task: ctx.task,
-      buildDir: candidate.buildDir,
-      labels: containerLabels(ctx, run.generationId, "draft-evaluate"),
-      runtime: ctx.sandbox.runtime,
-      seed: ctx.evaluationSeed,
-      visible: run.plan.kind === "visible" ? "full" : "stage1",
-      heldout: false,
-      llmAvailable: false,
-      // Instances stop starting at the deadline; the one running then has its own limit.
-      evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, run.deadline - Date.now())),
-      ...(run.plan.subset === null ? {} : { subset: run.plan.subset }),
-    });
+    const options = draftEvaluation(run, candidate.buildDir, counted.engine);
+    let evaluation;
+    if (candidate.importDeferred) {
+      const imported = await evaluateImported(options, importGateOf(ctx.sandbox, candidate.buildDir));
+      if (imported.failure !== null) return invalid(run, imported.failure);
+      // Every gate passed: the child that keeps this tree takes its checks and build (build-cache.ts).
+      ctx.builds.markChecked(checkKey(run.parentSnapshotDir, false), candidate.tree!.snapshotHash);
+      evaluation = imported.evaluation;
+    } else {
+      evaluation = await evaluateCandidate(options);
+    }
     entry.timings.evaluate = performance.now() - t;
     const { instances, stderr } = visibleFeedback(evaluation.stages);
     return { outcome: "evaluated", score: evaluation.visibleScore ?? 0, instances, stderr, remaining: run.remaining() };
   } finally {
     entry.containers = counted.started();
   }
+}
+
+/** The draft's evaluation: visible instances only, on the run's evaluation seed, stopping at the meta agent's deadline. */
+function draftEvaluation(run: DraftRun, buildDir: string, engine: EvaluateOptions["engine"]): EvaluateOptions {
+  const { ctx } = run;
+  return {
+    engine,
+    image: ctx.sandbox.image,
+    task: ctx.task,
+    buildDir,
+    labels: containerLabels(ctx, run.generationId, "draft-evaluate"),
+    runtime: ctx.sandbox.runtime,
+    seed: ctx.evaluationSeed,
+    visible: run.plan.kind === "visible" ? "full" : "stage1",
+    heldout: false,
+    llmAvailable: false,
+    // Instances stop starting at the deadline; the one running then has its own limit.
+    evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, run.deadline - Date.now())),
+    ...(run.plan.subset === null ? {} : { subset: run.plan.subset }),
+  };
 }
 
 /** The draft's failure as ctx.evaluate answers it (a duplicate of nothing is never asked for here). */

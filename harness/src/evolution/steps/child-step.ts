@@ -46,9 +46,13 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       // The parent's own tree is left to the policy gate, which records it as an empty change.
       sameTree: (hash) => (hash === parent.snapshotHash ? null : (plan.sameTree?.(hash)?.id ?? null)),
       events: writer,
+      deferImport: true,
     });
     const timings: PhaseTimings = Object.assign({ materialise }, candidate.timings);
-    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir }, timings);
+    const evaluated = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, importDeferred: candidate.importDeferred }, timings);
+    // A load that failed in the first evaluation session is the child's import failure.
+    if (evaluated?.failure) candidate.failure = evaluated.failure;
+    const evaluation = evaluated?.evaluation ?? null;
     return await record(ctx, writer, plan, candidate, { evaluation, timings, started });
   } finally {
     await rm(work, { recursive: true, force: true });
