@@ -71,7 +71,7 @@ const request = http.request;
 (http as { request: unknown }).request = function (this: unknown, ...args: unknown[]) {
   const o = args[0] as { method?: string; path?: string } | undefined;
   if (windowOpen && o !== undefined && typeof o === "object" && typeof o.path === "string") {
-    const path = o.path.split("?")[0]!.replace(/[0-9a-f]{12,}|evolve-ws-[0-9a-f]+/g, ":id").replace(/^\/v[\d.]+/, "");
+    const path = o.path.split("?")[0]!.replace(/[0-9a-f]{12,}/g, ":id").replace(/^\/v[\d.]+/, "");
     const key = `${o.method ?? "GET"} ${path}`;
     apiCalls[key] = (apiCalls[key] ?? 0) + 1;
   }

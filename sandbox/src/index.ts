@@ -7,7 +7,7 @@ export * from "./port/index.js";
 export * from "./connect/index.js";
 export * from "./sessions/index.js";
 export { DEFAULT_HEALTH, type HealthSettings } from "./fleet/index.js";
-export { containerCreateOptions, dockerLabels, newSessionId, workspaceVolumeOptions } from "./docker/index.js";
+export { containerCreateOptions, dockerLabels, newSessionId, workspaceMount } from "./docker/index.js";
 export { extractSafely, planExtraction } from "./extract/index.js";
 export { TESTER_ENTRY } from "../runner/protocol.js";
 export { seededRandom } from "../runner/seeded-random.js";

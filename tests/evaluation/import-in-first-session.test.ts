@@ -15,7 +15,8 @@ import { testEngine, type TestEngine } from "../support/test-engine.js";
 import { createLimiter, loadCorpus, prepareCase, type CorpusCase } from "../validation/corpus.js";
 
 const corpus = (await loadCorpus()).filter((c) => c.expect === null || c.expect.stage === "import");
-const IMPORT_TIMEOUT_MS = 4_000;
+/** Only the endless loop waits for the import timeout; everything else loads well within it (as in the corpus test). */
+const importTimeout = (c: CorpusCase): number => (c.expect?.code === "load_timeout" ? 4_000 : 60_000);
 
 let env: TestEngine;
 let validator: Validator;
@@ -32,7 +33,7 @@ async function run(c: CorpusCase) {
   const evaluated = checked.ok
     ? await evaluateImported(
         { engine: counted.engine, image: env.image, task, buildDir: prepared.buildDir, labels, seed: 1, visible: "stage1", heldout: false },
-        importGateOf({ importTimeoutMs: IMPORT_TIMEOUT_MS }, prepared.buildDir),
+        importGateOf({ importTimeoutMs: importTimeout(c) }, prepared.buildDir),
       )
     : null;
   return { checked, evaluated, containers: counted.started() };

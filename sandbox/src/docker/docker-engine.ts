@@ -6,7 +6,7 @@
 import type Docker from "dockerode";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec.js";
+import { containerCreateOptions } from "./container-spec.js";
 import { DockerSandbox } from "./docker-sandbox.js";
 import { z } from "zod";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
@@ -199,16 +199,13 @@ export class DockerEngine implements SandboxEngine {
   }
 
   private async createDockerSandbox(spec: SandboxSpec): Promise<DockerSandbox> {
-    const volumeName = `evolve-ws-${randomBytes(8).toString("hex")}`;
-    await this.docker.createVolume(workspaceVolumeOptions(volumeName, spec.labels));
     try {
-      const options = containerCreateOptions(spec, volumeName);
+      const options = containerCreateOptions(spec);
       if (this.settings.cgroupParent !== undefined) options.HostConfig.CgroupParent = this.settings.cgroupParent;
       const container = await this.docker.createContainer(options);
       this.running++;
-      return new DockerSandbox(this.docker, container, volumeName, () => this.running--);
+      return new DockerSandbox(container, () => this.running--);
     } catch (error) {
-      await this.docker.getVolume(volumeName).remove().catch(() => undefined);
       const message = (error as Error).message;
       if (spec.runtime === "runsc" && /runtime/i.test(message)) {
         throw new EvolveError("engine_failed", `the engine ${this.name} has no runsc runtime: ${message}`, {
@@ -242,7 +239,7 @@ export class DockerEngine implements SandboxEngine {
     let containers = 0;
     for (const info of await this.docker.listContainers({ all: true, filters })) {
       if (!shouldGo(info.Labels)) continue;
-      await this.docker.getContainer(info.Id).remove({ force: true }).then(() => containers++, () => undefined);
+      await this.docker.getContainer(info.Id).remove({ force: true, v: true }).then(() => containers++, () => undefined);
     }
     let volumes = 0;
     for (const volume of (await this.docker.listVolumes({ filters })).Volumes ?? []) {
