@@ -7,7 +7,7 @@
  */
 import type Docker from "dockerode";
 import { arch } from "node:os";
-import { DockerEngine } from "../docker/index.js";
+import { DockerEngine, MAX_WARM_POOL } from "../docker/index.js";
 import { localAddress, resolveEngineAddress, uniqueNames, type EngineAddress } from "./engine-address.js";
 import { connectFailure } from "./engine-errors.js";
 import { DEFAULT_HEALTH, EngineFleet, type HealthSettings } from "../fleet/index.js";
@@ -45,7 +45,6 @@ export interface ConnectOptions extends EngineOptions {
 /** Connects engines once a command knows its settings: the CLI's wiring point hands one down. */
 export type EngineConnector = (settings: Pick<ConnectOptions, "runtime" | "warmPoolDefault" | "onNote">) => Promise<SandboxEngine>;
 
-const MAX_WARM_POOL = 8;
 /** How long an engine has to answer its first ping and info. */
 const CONNECT_TIMEOUT_MS = 10_000;
 

@@ -2,3 +2,4 @@
 export { DockerEngine, newSessionId, type DockerEngineSettings } from "./docker-engine.js";
 export { containerCreateOptions, dockerLabels, workspaceMount } from "./container-spec.js";
 export { RuntimeImageSource } from "./runtime-image.js";
+export { MAX_WARM_POOL } from "./warm-pool.js";
