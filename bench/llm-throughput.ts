@@ -12,9 +12,10 @@
 import { join } from "node:path";
 import { readRun } from "../harness/src/archive/index.js";
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
-import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedReply } from "../tests/support/scripted-openai-server.js";
+import { startScriptedOpenAIServer } from "../tests/support/scripted-openai-server.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import { benchArchiveRoot, removeRoot } from "./lib/run-evolution.js";
+import { CODER_TURNS, scriptedCoder } from "./lib/scripted-coder.js";
 import { spawnRun } from "./lib/spawn-run.js";
 import { percentile, saveResults, table } from "./lib/stats.js";
 
@@ -25,8 +26,7 @@ const workers = argValue("workers", "1,4,8,16").split(",").map(Number);
 /** Children per W = waves × W (at least 8), so every W runs full waves. */
 const waves = argInt("waves", 3);
 const task = argValue("task", DEFAULT_TASK);
-const SOLVER = `task/${task}.ts`;
-const TURNS = 3;
+const TURNS = CODER_TURNS;
 /** Phases whose median wall time per child is printed: where a child's time goes as W grows. */
 const PHASES = ["selfModify", "compile", "import", "evaluate", "total"] as const;
 
@@ -37,34 +37,11 @@ async function phaseMedians(runDir: string): Promise<Record<(typeof PHASES)[numb
   return Object.fromEntries(PHASES.map((p) => [p, median(p)])) as Record<(typeof PHASES)[number], number>;
 }
 
-/**
- * A model that works like a small tool-using coder: reads the solver, moves its first numeric
- * knob to a value derived from the generation id (so every child is a new, valid tree), and
- * finishes. The same question gets the same answer.
- */
-function model(request: RecordedRequest): ScriptedReply {
-  const messages = request.body?.messages ?? [];
-  const toolTurns = messages.filter((m) => m.role === "assistant").length;
-  const briefing = String(messages[1]?.content ?? "");
-  const usage = { promptTokens: 1_500 + 400 * toolTurns, completionTokens: 60, delayMs: latencyMs };
-  const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
-  if (toolTurns === 0) return { content: "Reading the solver first.", toolCalls: [call("read_file", { path: SOLVER, startLine: 1, endLine: 40 })], ...usage };
-  if (toolTurns === 1) {
-    const knob = /^ {2}(\w+): (\d+), \/\/ evolve:range (\d+)\.\.(\d+) int$/m.exec(briefing);
-    const generation = Number(/writing generation g(\d+)/.exec(briefing)?.[1] ?? 0);
-    if (knob === null) return { content: null, toolCalls: [call("finish", { summary: "no knob found" })], ...usage };
-    const [line, name, value, low, high] = knob as unknown as [string, string, string, string, string];
-    const next = Number(low) + ((generation * 37 + Number(value)) % (Number(high) - Number(low) + 1));
-    return { content: `Trying ${name} = ${next}.`, toolCalls: [call("replace_in_file", { path: SOLVER, search: line, replace: line.replace(`: ${value},`, `: ${next},`) })], ...usage };
-  }
-  return { content: null, toolCalls: [call("finish", { summary: "moved one knob" })], ...usage };
-}
-
 async function main(): Promise<void> {
   console.log(`llm throughput: task ${task}, ${latencyMs} ms per model call, ${TURNS} calls per child, W = ${workers.join(", ")}, ${waves} waves per W`);
   const rows = [];
   for (const w of workers) {
-    const server = await startScriptedOpenAIServer(model);
+    const server = await startScriptedOpenAIServer(scriptedCoder(task, latencyMs));
     const out = await benchArchiveRoot("llm-throughput");
     const generations = Math.max(8, waves * w);
     const loadBefore = load1();

@@ -41,28 +41,37 @@ async function overheadSection(): Promise<string> {
   if (variants.size === 0) return "## 1. Overhead per candidate\n\nNot measured yet: `npx tsx bench/overhead.ts`.\n";
   const vs = [...variants.values()].sort((a, b) => a.warmPool - b.warmPool);
   const keys: [string, string][] = [
-    ["smStart", "self-modify container start"], ["smLoad", "tree in + meta agent load"], ["agentCompute", "**improve() — agent compute**"],
+    ["smStart", "self-modify container start"], ["smLoad", "tree in + meta agent load"], ["agentCompute", "**improve() — agent compute**"], ["drafts", "ctx.evaluate drafts (checks + containers)"],
     ["smTakeOut", "workspace out"], ["smRemove", "self-modify container stop+remove"], ["extract", "diff + hash"], ["policy", "policy"], ["compile", "compile"],
     ["signature", "signature"], ["import", "import gate (container)"], ["evalStart", "evaluation container starts (3)"], ["taskCompute", "**solve() — task compute**"],
     ["evalOther", "evaluation: load, grading, I/O"], ["evalRemove", "evaluation container removes"], ["record", "archive write"], ["total", "total"],
     ["overhead", "**harness overhead = total − agent − task**"],
   ];
-  const rows: (string | number)[][] = [["phase (ms)", ...vs.flatMap((v) => [`p50, pool ${v.warmPool}`, `p95, pool ${v.warmPool}`])]];
-  for (const [k, label] of keys) rows.push([label, ...vs.flatMap((v) => [v.p50[k] ?? NaN, v.p95[k] ?? NaN])]);
-  const lines = vs.map((v) => `- warm pool ${v.warmPool}${v.warmPool === DEFAULT_WARM_POOL ? " (what `evolve run` uses by default)" : ""}: ${v.generations} children of ${v.task} at W = 1, overhead p50 **${(v.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 1.5 s: ${v.p50.overhead <= 1500 ? "met" : "**not met**"}); load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`);
+  // Results since issue 29 keep valid children apart from stopped ones; older ones have all children only.
+  const split = vs.every((v) => v.valid !== undefined);
+  const rows: (string | number)[][] = split
+    ? [["phase (ms)", ...vs.flatMap((v) => [`valid p50, pool ${v.warmPool}`, `valid p95, pool ${v.warmPool}`, `stopped p50, pool ${v.warmPool}`])]]
+    : [["phase (ms)", ...vs.flatMap((v) => [`p50, pool ${v.warmPool}`, `p95, pool ${v.warmPool}`])]];
+  for (const [k, label] of keys) rows.push([label, ...vs.flatMap((v) => (split ? [v.valid.p50[k] ?? NaN, v.valid.p95[k] ?? NaN, v.stopped.p50[k] ?? NaN] : [v.p50[k] ?? NaN, v.p95[k] ?? NaN]))]);
+  const lines = vs.map((v) =>
+    split
+      ? `- warm pool ${v.warmPool}${v.warmPool === DEFAULT_WARM_POOL ? " (the default of `evolve run`)" : ""}: ${v.generations} children of ${v.task} at W = 1 (${v.valid.n} valid, ${v.stopped.n} stopped); overhead p50 over valid children **${(v.valid.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.valid.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 0.5 s with the pool: ${v.valid.p50.overhead <= 500 ? "met" : "**not met**"}); over stopped ones ${(v.stopped.p50.overhead / 1000).toFixed(2)} s; load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`
+      : `- warm pool ${v.warmPool}${v.warmPool === DEFAULT_WARM_POOL ? " (what `evolve run` uses by default)" : ""}: ${v.generations} children of ${v.task} at W = 1, overhead p50 **${(v.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 1.5 s: ${v.p50.overhead <= 1500 ? "met" : "**not met**"}); load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`,
+  );
   const span = (v: Json): [number, number] => [Date.parse(v.measuredAt) - v.wallMs, Date.parse(v.measuredAt)];
   // Variants from one file ran one after the other in one process; only separate files can overlap.
   const overlapped = vs.length > 1 && vs.some((a) => vs.some((b) => a !== b && a.file !== b.file && span(a)[0] < span(b)[1] && span(b)[0] < span(a)[1]));
   if (overlapped) lines.push("- These variants ran **at the same time** (to finish in the time available); each one's figures include the other's load.");
   const worst = vs[vs.length - 1]!;
-  const agentLoad = worst.p50.smLoad + worst.p50.import;
+  const worstFigures = split ? worst.valid.p50 : worst.p50;
+  const agentLoad = worstFigures.smLoad + worstFigures.import;
   return `## 1. Overhead per candidate
 
 ${md(rows)}
 
 ${lines.join("\n")}
 
-Where it goes: loading the meta agent module twice (the tree into the self-modify container, and the import gate) is ~${(agentLoad / 1000).toFixed(1)} s of the p50; compile ~${(worst.p50.compile / 1000).toFixed(1)} s; evaluation containers (load, grading) the rest. With the warm pool, container starts drop to ~0 ms.
+Where it goes: loading the meta agent module twice (the tree into the self-modify container, and the import gate) is ~${(agentLoad / 1000).toFixed(1)} s of the p50; compile ~${(worstFigures.compile / 1000).toFixed(1)} s; evaluation containers (load, grading) the rest. With the warm pool, container starts drop to ~0 ms.
 Techniques: ${(worst.techniques as string[]).join("; ")}.
 `;
 }

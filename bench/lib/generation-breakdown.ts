@@ -1,6 +1,8 @@
 /**
  * One generation's wall time split into phases, from its generation.json timings (recorded
  * by the loop) and the sandbox traces of the timing engine (measured around the engine).
+ * The ctx.evaluate drafts (their checks and containers, answered by the host while improve()
+ * waits) are the harness's work: taken out of the agent's compute and counted as overhead.
  */
 import type { GenerationRecord } from "../../harness/src/archive/index.js";
 import type { SandboxTrace } from "./timing-engine.js";
@@ -8,13 +10,18 @@ import type { SandboxTrace } from "./timing-engine.js";
 /** Milliseconds per phase of one child; `overhead` = total − agentCompute − taskCompute. */
 export interface Breakdown {
   id: string;
+  /** Went through every phase (valid); otherwise it stopped at a gate or before. */
   valid: boolean;
   total: number;
   materialise: number;
   /** Self-modification, split: container start (or warm hand-out), tree in + meta agent load, improve itself, workspace out, stop + remove, the rest. */
   smStart: number;
   smLoad: number;
+  /** improve() itself: from its start to its answer, less the time the host spent on its ctx.evaluate drafts. */
   agentCompute: number;
+  /** The ctx.evaluate drafts: their checks and containers (harness work while improve() waits). */
+  drafts: number;
+  draftContainers: number;
   smTakeOut: number;
   smRemove: number;
   smOther: number;
@@ -40,7 +47,9 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
   { key: "materialise", label: "materialise (parent build)" },
   { key: "smStart", label: "self-modify: container start" },
   { key: "smLoad", label: "self-modify: tree in + meta agent load" },
-  { key: "agentCompute", label: "self-modify: improve() [AGENT COMPUTE]" },
+  { key: "agentCompute", label: "self-modify: improve() less its drafts [AGENT COMPUTE]" },
+  { key: "drafts", label: "self-modify: ctx.evaluate drafts (checks + containers)" },
+  { key: "draftContainers", label: "  drafts: containers (count)" },
   { key: "smTakeOut", label: "self-modify: workspace out (extractor)" },
   { key: "smRemove", label: "self-modify: container stop + remove" },
   { key: "smOther", label: "self-modify: rest (broker, request)" },
@@ -48,9 +57,9 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
   { key: "policy", label: "policy" },
   { key: "compile", label: "compile" },
   { key: "signature", label: "signature" },
-  { key: "import", label: "import (whole gate)" },
-  { key: "importStart", label: "  import: container start" },
-  { key: "importRemove", label: "  import: container remove" },
+  { key: "import", label: "import (its container, or the load in the first evaluation session)" },
+  { key: "importStart", label: "  import: own container start" },
+  { key: "importRemove", label: "  import: own container remove" },
   { key: "evalContainers", label: "evaluation containers (count)" },
   { key: "evalStart", label: "evaluate: container starts (sum)" },
   { key: "evalRemove", label: "evaluate: container removes (sum)" },
@@ -72,7 +81,8 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
   const tm = record.timings;
   const smStart = sm ? span(sm.requestedAt, sm.startedAt) : 0;
   const smLoad = sm ? span(sm.startedAt, sm.readyAt) : 0;
-  const agentCompute = sm ? span(sm.readyAt, sm.resultAt) : 0;
+  const drafts = record.evaluateCalls?.durationMs ?? 0;
+  const agentCompute = sm ? Math.max(0, span(sm.readyAt, sm.resultAt) - drafts) : 0;
   const smTakeOut = sm?.takeMs ?? 0;
   const smRemove = sm?.removeMs ?? 0;
   const selfModify = tm.selfModify ?? 0;
@@ -89,9 +99,11 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
     smStart,
     smLoad,
     agentCompute,
+    drafts,
+    draftContainers: record.evaluateCalls?.containers ?? 0,
     smTakeOut,
     smRemove,
-    smOther: Math.max(0, selfModify - smStart - smLoad - agentCompute - smTakeOut - smRemove),
+    smOther: Math.max(0, selfModify - smStart - smLoad - agentCompute - drafts - smTakeOut - smRemove),
     extract: tm.extract ?? 0,
     policy: tm.policy ?? 0,
     compile: tm.compile ?? 0,

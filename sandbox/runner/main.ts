@@ -104,10 +104,13 @@ function settleLlm(message: Extract<HostMessage, { type: "llm-result" }>): void 
 
 // ---- modes ------------------------------------------------------------------------------
 
-async function runCheck(): Promise<void> {
+/** Loads every contract entry of the build and returns the `typeof` of each export; a module that does not load ends the process with a load-error. */
+async function loadAll(): Promise<{ solve: unknown; exports: Record<string, string> }> {
   const exports: Record<string, string> = {};
+  let solve: unknown;
   try {
-    exports["solve"] = typeof (await loadExport(TASK_ENTRY, "solve"));
+    solve = await loadExport(TASK_ENTRY, "solve");
+    exports["solve"] = typeof solve;
     exports["improve"] = typeof (await loadExport(META_ENTRY, "improve"));
     // The tester entry is optional: reported only when the build has one.
     if (existsSync(join(BUILD_DIR, TESTER_ENTRY))) exports["propose"] = typeof (await loadExport(TESTER_ENTRY, "propose"));
@@ -115,6 +118,11 @@ async function runCheck(): Promise<void> {
     await send({ type: "load-error", message: describeError(error) });
     process.exit(1);
   }
+  return { solve, exports };
+}
+
+async function runCheck(): Promise<void> {
+  const { exports } = await loadAll();
   await send({ type: "ready", exports });
   process.exit(0);
 }
@@ -132,13 +140,20 @@ function baseContext(task: string, seed: number, llmAvailable: boolean, deadline
 
 async function startSolve(init: Extract<InitMessage, { mode: "solve" }>): Promise<(m: HostMessage) => void> {
   let solve: unknown;
-  try {
-    solve = await loadExport(TASK_ENTRY, "solve");
-  } catch (error) {
-    await send({ type: "load-error", message: describeError(error) });
-    process.exit(1);
+  if (init.check === true) {
+    // The import check and the session in one container: every entry loads, then calls are served.
+    const loaded = await loadAll();
+    solve = loaded.solve;
+    await send({ type: "ready", exports: loaded.exports });
+  } else {
+    try {
+      solve = await loadExport(TASK_ENTRY, "solve");
+    } catch (error) {
+      await send({ type: "load-error", message: describeError(error) });
+      process.exit(1);
+    }
+    await send({ type: "ready", exports: { solve: typeof solve } });
   }
-  await send({ type: "ready", exports: { solve: typeof solve } });
   let queue = Promise.resolve();
   return (message) => {
     if (message.type !== "call") return;

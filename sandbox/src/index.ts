@@ -7,7 +7,7 @@ export * from "./port/index.js";
 export * from "./connect/index.js";
 export * from "./sessions/index.js";
 export { DEFAULT_HEALTH, type HealthSettings } from "./fleet/index.js";
-export { containerCreateOptions, dockerLabels, hostPlatform, newSessionId, platformName, runtimeBaseImage, SUGGESTED_BASE_IMAGE, workspaceVolumeOptions } from "./docker/index.js";
+export { containerCreateOptions, dockerLabels, hostPlatform, newSessionId, platformName, runtimeBaseImage, SUGGESTED_BASE_IMAGE, workspaceMount } from "./docker/index.js";
 export { extractSafely, planExtraction } from "./extract/index.js";
 export { TESTER_ENTRY } from "../runner/protocol.js";
 export { STOPPING_KINDS, type CallFailureKind, type ExecCall, type ExecExport, type ExecRequest } from "../runner/exec-protocol.js";

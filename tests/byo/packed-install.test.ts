@@ -33,10 +33,14 @@ describe("the packed tarball, installed in an empty folder", () => {
   it("ships what a user needs and nothing of the repository's tests", async () => {
     const installed = join(app, "node_modules", "evolve");
     expect((await readdir(installed)).sort()).toEqual(
-      ["README.md", "SECURITY.md", "bin", "harness", "package.json", "sandbox", "seed-agent", "tasks", "templates"].sort(),
+      ["README.md", "SECURITY.md", "bin", "dist", "harness", "package.json", "sandbox", "seed-agent", "tasks", "templates"].sort(),
     );
     const files = await readdir(installed, { recursive: true });
     expect(files.filter((f) => f.endsWith(".test.ts"))).toEqual([]);
+    // The CLI it runs is compiled JavaScript (scripts/build-package.mjs), module for module.
+    expect(files).toContain(join("dist", "harness", "src", "cli", "main.js"));
+    expect(files).toContain(join("dist", "harness", "src", "validation", "check-worker-entry.mjs"));
+    expect(files.filter((f) => f.startsWith("dist") && f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.includes(join("report", "page")))).toEqual([]);
   });
 
   it("npx evolve run --generations 2: the built-in default, archived in the folder it runs in", async () => {

@@ -52,4 +52,31 @@ describe("warm pool", () => {
     expect(result).toMatchObject({ ok: true });
     expect(await pooled.countManaged(session)).toEqual({ containers: 0, volumes: 0 });
   });
+
+  it("keeps more of a kind ready when callers wait for ones still being made, and never more than the cap", async () => {
+    const pooled = await connectEngines(LOCAL_ENGINE, { warmPool: 1 });
+    const own = newSessionId();
+    const labels = { session: own, run: "pool-grow" };
+    const buildDir = await writeJsBuild({});
+    const check = () => checkImports({ engine: pooled, image, labels, buildDir, timeoutMs: 30_000 });
+    const idle = async (want: (n: number) => boolean): Promise<number> => {
+      for (let waited = 0; ; waited += 200) {
+        const n = (await pooled.countManaged(own)).containers;
+        if (want(n) || waited > 30_000) return n;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    await check();
+    // One caller at a time, with the pool caught up: one kept ready, as configured.
+    expect(await idle((n) => n === 1)).toBe(1);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await pooled.countManaged(own)).containers).toBe(1);
+    // Four at once: three wait for sandboxes still being made, so the pool keeps more ready.
+    expect((await Promise.all([check(), check(), check(), check()])).every((c) => c.ok)).toBe(true);
+    const grown = await idle((n) => n >= 4);
+    expect(grown).toBeGreaterThanOrEqual(4);
+    expect(grown).toBeLessThanOrEqual(8);
+    await pooled.close();
+    expect(await pooled.countManaged(own)).toEqual({ containers: 0, volumes: 0 });
+  }, 120_000);
 });

@@ -148,11 +148,11 @@ export function readDecision(runDir: string, id: string): ApprovalDecision | nul
  * Records with their decisions joined in. A decision for a generation that asked for none
  * is a problem (and ignored): only a request can be decided.
  */
-export function joinDecisions(
-  records: readonly GenerationRecord[],
+export function joinDecisions<G extends Pick<GenerationRecord, "id" | "approval">>(
+  records: readonly G[],
   decisions: ReadonlyMap<string, ApprovalDecision>,
   runDir: string,
-): { generations: GenerationRecord[]; problems: ArchiveProblem[] } {
+): { generations: G[]; problems: ArchiveProblem[] } {
   const problems: ArchiveProblem[] = [];
   const known = new Set(records.map((g) => g.id));
   const asked = new Set<string>();

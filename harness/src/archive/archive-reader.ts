@@ -13,6 +13,7 @@ import { joinDecisions, readDecision, readDecisions } from "./approval-decisions
 import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
 import { TEMP_PREFIX } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
+import { GenerationSummary } from "./generation-summary.js";
 import { GenerationId, parseGenerationId } from "./generation-id.js";
 import type { ArchiveProblem } from "./parse-problem.js";
 import { parseJsonText } from "./parse-problem.js";
@@ -28,12 +29,15 @@ export interface RunListing {
 }
 
 /** A run read back: its record (null if run.json is unreadable), generations in id order with their decisions joined. */
-export interface RunContents {
+export interface RunContents<G extends RecordLike = GenerationRecord> {
   readonly dir: string;
   readonly run: RunRecord | null;
-  readonly generations: GenerationRecord[];
+  readonly generations: G[];
   readonly problems: ArchiveProblem[];
 }
+
+/** A record as read: whole, or its summary (generation-summary.ts). */
+type RecordLike = GenerationRecord | GenerationSummary;
 
 /**
  * Records are read synchronously in chunks, yielding to the event loop between chunks:
@@ -145,14 +149,15 @@ export async function readGenerationRecord(
   return { ok: true, value: { ...result.value, approval: { ...result.value.approval, decision: readDecision(runDir, id) } } };
 }
 
-function parseGenerationFile(
+function parseGenerationFile<G extends RecordLike = GenerationRecord>(
   runDir: string,
   id: string,
   text: TextResult,
-): { ok: true; value: GenerationRecord } | { ok: false; problem: ArchiveProblem } {
+  schema: z.ZodType<G> = GenerationRecord as unknown as z.ZodType<G>,
+): { ok: true; value: G } | { ok: false; problem: ArchiveProblem } {
   const path = generationPaths(runDir, id).record;
   if (!text.ok) return { ok: false, problem: { path, reason: text.reason } };
-  const parsed = parseJsonText(text.text, GenerationRecord);
+  const parsed = parseJsonText(text.text, schema);
   if (!parsed.ok) return { ok: false, problem: { path, reason: parsed.reason } };
   if (parsed.value.id !== id) return { ok: false, problem: { path, reason: `record id ${parsed.value.id} in folder ${id}` } };
   return parsed;
@@ -169,7 +174,16 @@ export async function readGeneration(runDir: string, id: string): Promise<Genera
 }
 
 /** A whole run: run.json and every generation.json, problems collected, ids in order. */
-export async function readRun(runDir: string): Promise<RunContents> {
+export function readRun(runDir: string): Promise<RunContents> {
+  return readRunAs(runDir, GenerationRecord);
+}
+
+/** A run with each generation's summary only (generation-summary.ts): for listings of large runs. */
+export function readRunSummary(runDir: string): Promise<RunContents<GenerationSummary>> {
+  return readRunAs(runDir, GenerationSummary);
+}
+
+async function readRunAs<G extends RecordLike>(runDir: string, schema: z.ZodType<G>): Promise<RunContents<G>> {
   if (!(await isDirectory(runDir))) throw new EvolveError("unknown_run", `no run folder at ${runDir}`);
   const problems: ArchiveProblem[] = [];
   const record = await readRunRecord(runDir);
@@ -179,8 +193,8 @@ export async function readRun(runDir: string): Promise<RunContents> {
     .filter((e) => !e.name.startsWith(TEMP_PREFIX) && parseGenerationId(e.name) !== null)
     .map((e) => e.name)
     .sort((a, b) => (parseGenerationId(a) ?? 0) - (parseGenerationId(b) ?? 0));
-  const results = await mapChunked(ids, (id) => parseGenerationFile(runDir, id, readTextSync(generationPaths(runDir, id).record)));
-  const records: GenerationRecord[] = [];
+  const results = await mapChunked(ids, (id) => parseGenerationFile(runDir, id, readTextSync(generationPaths(runDir, id).record), schema));
+  const records: G[] = [];
   for (const r of results) {
     if (r.ok) records.push(r.value);
     else problems.push(r.problem);

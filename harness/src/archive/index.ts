@@ -20,6 +20,7 @@ export {
   readRun,
   readRunRecord,
   readSolveTranscript,
+  readRunSummary,
   readTranscript,
 } from "./archive-reader.js";
 export type { RunContents, RunListing } from "./archive-reader.js";
@@ -44,6 +45,7 @@ export {
   SolveUsage,
   TokenUsage,
 } from "./generation-record.js";
+export { GenerationSummary } from "./generation-summary.js";
 export { formatGenerationId, GenerationId, parseGenerationId, RunId, Timestamp } from "./generation-id.js";
 export { checkLineage, childrenCounts, childrenOf, depthOf, lineageOf } from "./lineage.js";
 export type { LineageNode } from "./lineage.js";

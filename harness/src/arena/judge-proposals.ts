@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { EvolveError, parseJson } from "../kernel/index.js";
-import { GRADER_FILE, type Task } from "../evaluation/index.js";
+import type { Task } from "../evaluation/index.js";
 import { oneLine } from "../text/index.js";
 import { WireJson } from "../kernel/index.js";
 import { ArenaInstance } from "./arena-record.js";
@@ -67,6 +67,9 @@ export async function judgeProposals(task: Task, proposals: unknown[], options: 
   const oracle = task.oracle;
   if (oracle === null) throw new EvolveError("invalid_task", `task ${task.manifest.name} has no oracle to judge proposals`);
   const { perRound } = oracle.limits;
+  // Loaded here: the evaluation folder brings the sandbox with it, and `evolve tree` or `show`
+  // read arena records through this folder's index (tests/architecture/light-commands.test.ts).
+  const { GRADER_FILE } = await import("../evaluation/index.js");
   const workers = new Workers(join(task.dir, GRADER_FILE), options.memoryMb ?? JUDGE_MEMORY_MB);
   const verdicts: ProposalVerdict[] = [];
   try {

@@ -7,7 +7,6 @@
  */
 import { parseArgs } from "node:util";
 import { dirname } from "node:path";
-import { unwritableArchive } from "../archive/index.js";
 import { EvolveError } from "../kernel/index.js";
 import type { CliCommand, OptionSpec } from "./command.js";
 import { commands } from "./commands/index.js";
@@ -67,11 +66,13 @@ export async function main(argv: string[], io: Io = { out: (l: string) => consol
     io.out(topHelp());
     return name === undefined ? USAGE_EXIT : 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.err(`evolve: unknown command '${name}' (commands: ${commands.map((c) => c.name).join(", ")})`);
     return USAGE_EXIT;
   }
+  // Only the named command's module loads (commands/index.ts).
+  const command = await entry.load();
   const usage = (what: string): number => {
     io.err(`evolve ${name}: ${what} (see evolve ${name} --help)`);
     return USAGE_EXIT;
@@ -94,16 +95,23 @@ export async function main(argv: string[], io: Io = { out: (l: string) => consol
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals, out: io.out, err: io.err });
   } catch (error) {
-    return failed(name, command, error, io, usage);
+    return await failed(name, command, error, io, usage);
   }
 }
 
+/**
+ * A write the file system refused, met where no command expected it (a disk filling up mid-run).
+ * The archive's words for it load only here, so `evolve --help` loads no folder but the kernel.
+ */
+async function refusedWrite(error: unknown): Promise<EvolveError | null> {
+  const { unwritableArchive } = await import("../archive/index.js");
+  return unwritableArchive(error, dirname((error as { path?: string }).path ?? "."), "other");
+}
+
 /** A command's failure in words, and its exit code. */
-function failed(name: string, command: CliCommand, error: unknown, io: Io, usage: (what: string) => number): number {
+async function failed(name: string, command: CliCommand, error: unknown, io: Io, usage: (what: string) => number): Promise<number> {
   if (error instanceof UsageError) return usage(error.message);
-  // A write the file system refused, met where no command expected it (a disk filling up mid-run).
-  const refused = error instanceof EvolveError ? null : unwritableArchive(error, dirname((error as { path?: string }).path ?? "."), "other");
-  const known = error instanceof EvolveError ? error : refused;
+  const known = error instanceof EvolveError ? error : await refusedWrite(error);
   if (known !== null) {
     io.err(`evolve ${name}: ${known.message}`);
     if (known.hint) io.err(`  what to do: ${known.hint}`);

@@ -4,7 +4,7 @@
  * `race`, the visible split raced against the parent: race-visible.ts) → the held-out split
  * when asked. Held-out instances only ever enter held-out sessions.
  */
-import { openSolveSession, type AgentContainerOptions, type SandboxEngine } from "../../../sandbox/src/index.js";
+import { openSolveSession, type AgentContainerOptions, type RunOutcome, type SandboxEngine, type SessionImport } from "../../../sandbox/src/index.js";
 import type { SandboxLabels, SandboxLimits } from "../../../sandbox/src/index.js";
 import type { Runtime } from "../kernel/index.js";
 import { EvolveError } from "../kernel/index.js";
@@ -56,6 +56,11 @@ export interface EvaluateOptions {
   onLlm?: AgentContainerOptions["onLlm"];
   /** The phase label of the graders' code-test containers (default "grade-exec"; a ctx.evaluate draft's: "draft-grade-exec"). */
   execPhase?: string;
+  /**
+   * A session already open for the first visible stage (evaluate-imported.ts opens it with the
+   * import check): used once, as that stage's first session, and never for the held-out split.
+   */
+  firstSession?: StageSession;
 }
 
 const DEFAULT_OUTPUT_CAP = 1024 * 1024;
@@ -81,12 +86,27 @@ function validate(opts: EvaluateOptions): void {
   if (problems.length > 0) throw new EvolveError("invalid_options", `evaluation options: ${problems.join("; ")}`);
 }
 
+/** The stage the first visible session serves: one raced or listed "visible" stage, else stage 1. */
+export function firstVisibleStage(opts: Pick<EvaluateOptions, "race" | "subset">): EvaluationStage {
+  return opts.race !== undefined || opts.subset !== undefined ? "visible" : "stage1";
+}
+
 /** Evaluates a candidate; candidate failures are zero scores in the result, never exceptions. */
 export async function evaluateCandidate(opts: EvaluateOptions): Promise<EvaluationResult> {
   validate(opts);
+  const opener = sessionOpener(opts);
+  try {
+    return await evaluateWith(opts, opener.open);
+  } finally {
+    // A first session no stage took (a stage with nothing to run) is not left running.
+    await opener.untaken()?.close();
+  }
+}
+
+async function evaluateWith(opts: EvaluateOptions, open: StageEnv["open"]): Promise<EvaluationResult> {
   const started = Date.now();
   const { manifest } = opts.task;
-  const env = stageEnvOf(opts);
+  const env = stageEnvOf(opts, open);
   const visible =
     opts.race !== undefined && opts.subset === undefined
       ? await raceVisible(opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, env(), opts.race)
@@ -125,10 +145,9 @@ async function heldoutPart(
  * A fresh stage environment per split: each split gets its own whole-evaluation budget, so a
  * slow visible run cannot starve the held-out record.
  */
-function stageEnvOf(opts: EvaluateOptions): () => StageEnv {
+function stageEnvOf(opts: EvaluateOptions, open: StageEnv["open"]): () => StageEnv {
   const { manifest, grader } = opts.task;
   const evaluationTimeoutMs = opts.evaluationTimeoutMs ?? manifest.evaluationTimeoutMs;
-  const open = sessionOpener(opts);
   return () => {
     const splitDeadline = Date.now() + evaluationTimeoutMs;
     // Code tests a grader asks for run through the same engine (placed and counted like the rest).
@@ -156,31 +175,61 @@ function stageEnvOf(opts: EvaluateOptions): () => StageEnv {
   };
 }
 
-/** Opens the task agent's solve session for one stage, in a fresh container of the evaluation's engine. */
-function sessionOpener(opts: EvaluateOptions): (stage: EvaluationStage, deadline: number) => Promise<StageSession> {
-  return async (stage, deadline) => {
-    const session = await openSolveSession({
-      engine: opts.engine,
-      image: opts.image,
-      // A caller's phase label names whose evaluation it is ("draft-evaluate"): the stage is added to it.
-      labels: { ...opts.labels, phase: `${opts.labels.phase ?? "evaluate"}-${stage}` },
-      buildDir: opts.buildDir,
-      ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
-      ...(opts.limits === undefined ? {} : { limits: opts.limits }),
-      timeoutMs: Math.max(1, deadline - Date.now()) + STARTUP_SLACK_MS,
-      stdoutCapBytes: (opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP) * 4 + 64 * 1024,
-      task: opts.task.manifest.name,
-      seed: opts.seed,
-      llmAvailable: opts.llmAvailable ?? false,
-      ...(opts.onLlm === undefined ? {} : { onLlm: opts.onLlm }),
-    });
-    return {
-      get alive() {
-        return session.alive;
-      },
-      call: (input, o) => session.call(input, o),
-      close: async () => ({ stderr: (await session.close()).stderr }),
-    };
+/**
+ * Opens the task agent's solve session for each stage, in a fresh container of the
+ * evaluation's engine; the caller's first session (`firstSession`) serves the first visible
+ * stage instead. Held-out instances only ever enter a session opened for them.
+ */
+function sessionOpener(opts: EvaluateOptions): { open: StageEnv["open"]; untaken(): StageSession | null } {
+  let first = opts.firstSession ?? null;
+  return {
+    open: async (stage, deadline) => {
+      if (first === null || stage === "heldout") return openCandidateSession(opts, stage, deadline);
+      const session = first;
+      first = null;
+      return session;
+    },
+    untaken: () => first,
+  };
+}
+
+/** A stage's session that may have loaded the whole agent first (`check`): `imported` says how. */
+export interface CandidateSession extends StageSession {
+  readonly imported: SessionImport | null;
+  /** Ends and removes the container; how it ended. */
+  end(): Promise<RunOutcome>;
+}
+
+/**
+ * Opens a fresh solve session of the candidate for `stage`, its container alive until
+ * `deadline` (epoch ms) and a start-up slack; with `check`, it loads the whole agent first
+ * (the import check in this container).
+ */
+export async function openCandidateSession(opts: EvaluateOptions, stage: EvaluationStage, deadline: number, check?: { timeoutMs: number }): Promise<CandidateSession> {
+  const session = await openSolveSession({
+    engine: opts.engine,
+    image: opts.image,
+    // A caller's phase label names whose evaluation it is ("draft-evaluate"): the stage is added to it.
+    labels: { ...opts.labels, phase: `${opts.labels.phase ?? "evaluate"}-${stage}` },
+    buildDir: opts.buildDir,
+    ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
+    ...(opts.limits === undefined ? {} : { limits: opts.limits }),
+    timeoutMs: Math.max(1, deadline - Date.now()) + STARTUP_SLACK_MS,
+    stdoutCapBytes: (opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP) * 4 + 64 * 1024,
+    task: opts.task.manifest.name,
+    seed: opts.seed,
+    llmAvailable: opts.llmAvailable ?? false,
+    ...(opts.onLlm === undefined ? {} : { onLlm: opts.onLlm }),
+    ...(check === undefined ? {} : { check }),
+  });
+  return {
+    get alive() {
+      return session.alive;
+    },
+    imported: session.imported,
+    call: (input, o) => session.call(input, o),
+    close: async () => ({ stderr: (await session.close()).stderr }),
+    end: () => session.close(),
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { register } from "node:module";
 import { pathToFileURL } from "node:url";
-import { register as registerTsx } from "tsx/esm/api";
+import { MODULE_EXTENSION } from "../kernel/index.js";
 import type { TaskHooksData } from "./task-module-hooks.js";
 
 /** The specifier graders import the task API by (README, "Your own task"). */
@@ -20,24 +20,30 @@ const REGISTERED = Symbol.for("evolve.task-module-hooks");
 // the files it transforms (vitest does, and would resolve `zod` from the task folder).
 const NATIVE_IMPORT = "data:text/javascript,export default (url) => import(url);";
 
-function ensureTaskHooks(): void {
+async function ensureTaskHooks(): Promise<void> {
   const marks = globalThis as { [REGISTERED]?: boolean };
   if (marks[REGISTERED] === true) return;
-  // The CLI has registered tsx already; a second registration is harmless, and it is what
-  // makes this work where nothing has (tests, scripts run some other way).
+  // The CLI in a checkout has registered tsx already; a second registration is harmless, and
+  // it is what makes this work where nothing has (the packed package's compiled CLI, tests,
+  // scripts run some other way). Loaded here, not at the top: only a command that loads a
+  // grader pays for tsx's start-up (tests/architecture/light-commands.test.ts).
+  const { register: registerTsx } = await import("tsx/esm/api");
+  // Another call may have registered while this one waited for the import.
+  if ((globalThis as { [REGISTERED]?: boolean })[REGISTERED] === true) return;
   registerTsx();
   const data: TaskHooksData = {
-    aliases: { [TASK_API_SPECIFIER]: new URL("../task-api/index.ts", import.meta.url).href },
+    aliases: { [TASK_API_SPECIFIER]: new URL(`../task-api/index${MODULE_EXTENSION}`, import.meta.url).href },
     harnessPackages: ["zod"],
     anchor: import.meta.url,
   };
-  register(new URL("./task-module-hooks.ts", import.meta.url), { data });
+  // The same copy the harness runs: the compiled task API and hooks in the packed package.
+  register(new URL(`./task-module-hooks${MODULE_EXTENSION}`, import.meta.url), { data });
   marks[REGISTERED] = true;
 }
 
 /** The module namespace of a task file (a grader), loaded with the task hooks in place. */
 export async function importTaskModule(path: string): Promise<Record<string, unknown>> {
-  ensureTaskHooks();
+  await ensureTaskHooks();
   const shim = (await import(NATIVE_IMPORT)) as { default: (url: string) => Promise<Record<string, unknown>> };
   return shim.default(pathToFileURL(path).href);
 }

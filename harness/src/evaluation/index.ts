@@ -18,6 +18,7 @@ export {
 export { defineOracle, ORACLE_LIMITS, type Judgement, type Oracle } from "./oracle.js";
 export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
+export { evaluateImported, type ImportedEvaluation, type ImportGate } from "./evaluate-imported.js";
 export { repeatSeed } from "./run-stage.js";
 export { recordEpisode, type EpisodeRecorder } from "./episode-recorder.js";
 export { raceCheckpoints, raceUpperBound, seededOrder, type RaceTally } from "./race-bound.js";

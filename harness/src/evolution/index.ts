@@ -69,6 +69,7 @@ export {
   createDraftEvaluator,
   evaluateSlackMs,
   evaluateStep,
+  importGateOf,
   planDraftRequest,
   scoresOf,
   selfModifyStep,

@@ -10,6 +10,7 @@ export { Runtime } from "./runtime.js";
 export { ChoiceOutcome, ModelProbe } from "./model-probe.js";
 export { parseJson, readJson, zodIssues, type JsonRead } from "./read-json.js";
 export { ContainerEndKind, type ContainerEnd } from "./container-end.js";
+export { MODULE_EXTENSION, PACKAGE_ROOT } from "./package-root.js";
 export {
   LlmErrorCode,
   MAX_SCHEMA_DEPTH,

@@ -18,7 +18,12 @@ export type RunnerMode = "check" | "solve" | "improve" | "propose";
 /** First line the host sends; says what the runner is for. */
 export type InitMessage =
   | { type: "init"; mode: "check" }
-  | { type: "init"; mode: "solve"; task: string; seed: number; llmAvailable: boolean }
+  /**
+   * With `check`, the session first loads the whole agent as check mode does (solve, improve,
+   * propose when the build has a tester) and reports every export in `ready`: the import
+   * check and the first evaluation session in one container.
+   */
+  | { type: "init"; mode: "solve"; task: string; seed: number; llmAvailable: boolean; check?: boolean }
   | { type: "init"; mode: "improve"; task: string; seed: number; llmAvailable: boolean; deadline: number; request: WireJson }
   /** Arena: one call of the tester's `propose`; `request` is the harness's ProposeRequest. */
   | { type: "init"; mode: "propose"; task: string; seed: number; llmAvailable: boolean; deadline: number; request: WireJson };

@@ -24,7 +24,7 @@ export function bestPath(generations: readonly GenerationRecord[]): string[] {
 }
 
 /** Records in id order (creation order). */
-export function byId(generations: readonly GenerationRecord[]): GenerationRecord[] {
+export function byId<G extends Pick<GenerationRecord, "id">>(generations: readonly G[]): G[] {
   return [...generations].sort((a, b) => (parseGenerationId(a.id) ?? 0) - (parseGenerationId(b.id) ?? 0));
 }
 
@@ -101,7 +101,7 @@ export function formatMs(ms: number | undefined): string {
 }
 
 /** The status of a record in a few words: "valid", "invalid at compile: syntax_error", "duplicate of g0003" or "valid, pending approval". */
-export function describeStatus(g: GenerationRecord, now: number = Date.now()): string {
+export function describeStatus(g: Pick<GenerationRecord, "status" | "approval">, now: number = Date.now()): string {
   switch (g.status.kind) {
     case "invalid":
       return `invalid at ${failureLabel(g.status)}`;
@@ -129,7 +129,7 @@ export function approvalTag(g: GenerationRecord, now: number = Date.now()): stri
 }
 
 /** The approval in a sentence: who decided, when, and the note; null when none was needed. */
-export function describeApproval(g: GenerationRecord, now: number = Date.now()): string | null {
+export function describeApproval(g: Pick<GenerationRecord, "approval">, now: number = Date.now()): string | null {
   const request = g.approval;
   if (request === undefined) return null;
   const decision = request.decision;

@@ -74,6 +74,10 @@ export const EvaluationResult = z.object({
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
+/** What says whether an evaluation covered the visible split whole (visibleComplete): all a listing reads of it. */
+export const VisibleCoverage = EvaluationResult.pick({ passedStage1: true, coverage: true });
+export type VisibleCoverage = z.infer<typeof VisibleCoverage>;
+
 /**
  * A stage in the words a view prints beside the headline scores: "visible" there is the mean
  * over every visible instance (stage 1 and stage 2), so the stage of the rest of the visible
@@ -91,6 +95,6 @@ export const STAGE_LABELS: Record<EvaluationStage, string> = {
  * when stage 1 was below the task's threshold (a task whose visible split is stage 1 alone
  * then reads as partial: those records do not say the split's size).
  */
-export function visibleComplete(evaluation: EvaluationResult): boolean {
+export function visibleComplete(evaluation: VisibleCoverage): boolean {
   return evaluation.coverage === undefined ? evaluation.passedStage1 : evaluation.coverage.evaluated >= evaluation.coverage.of;
 }

@@ -3,21 +3,27 @@
  * report and the held-out rule. The rule is selection's (it weighs approval and whole scores
  * as parent choice does), read structurally from records, so the archive stores and never judges.
  */
-import { visibleComplete } from "../results/index.js";
+import { visibleComplete, type VisibleCoverage } from "../results/index.js";
 import { approvalCleared } from "../supervision/index.js";
 import { compareIds, type GenerationLike } from "./candidates.js";
+
+/**
+ * What the rule reads of a record: a whole one, or the summary `evolve ls` and `show` read
+ * (archive/generation-summary.ts), whose evaluation is only what says it covered the split.
+ */
+export type Contender = Pick<GenerationLike, "id" | "status" | "scores" | "approval"> & { readonly evaluation?: VisibleCoverage | null };
 
 /**
  * A valid generation's visible score when it covers the whole visible split (so it may be
  * compared with others), else null: a child whose race stopped early has only a partial one.
  */
-export function wholeVisibleScore(g: GenerationLike): number | null {
+export function wholeVisibleScore(g: Contender): number | null {
   if (g.status.kind !== "valid" || g.scores.visible === null) return null;
   return g.evaluation == null || visibleComplete(g.evaluation) ? g.scores.visible : null;
 }
 
 /** Its score as a contender for "the best": whole, valid and cleared by the run's policy; else null. */
-export function contenderScore(g: GenerationLike): number | null {
+export function contenderScore(g: Contender): number | null {
   return approvalCleared(g) ? wholeVisibleScore(g) : null;
 }
 
@@ -31,7 +37,7 @@ export function ranksAbove(a: { score: number; id: string }, b: { score: number;
  * child waiting for approval, or rejected, is not a candidate: "the best" is what may be used;
  * nor is one whose evaluation stopped early.
  */
-export function bestGeneration<G extends GenerationLike>(generations: readonly G[]): G | null {
+export function bestGeneration<G extends Contender>(generations: readonly G[]): G | null {
   let best: { g: G; score: number; id: string } | null = null;
   for (const g of generations) {
     const score = contenderScore(g);
@@ -41,7 +47,7 @@ export function bestGeneration<G extends GenerationLike>(generations: readonly G
 }
 
 /** How many of `generations` rank above a generation `id` with whole visible score `score` (0: it would be the best). */
-export function rankAmongBest(generations: readonly GenerationLike[], score: number, id: string): number {
+export function rankAmongBest(generations: readonly Contender[], score: number, id: string): number {
   const me = { score, id };
   return generations.filter((g) => {
     const s = contenderScore(g);

@@ -15,4 +15,4 @@ export {
 } from "./strategies.js";
 export type { SelectionStrategy, StrategyOptions } from "./strategies.js";
 export { selectionProbabilities, selectParent } from "./select-parent.js";
-export { bestGeneration, contenderScore, rankAmongBest, ranksAbove, wholeVisibleScore } from "./best-generation.js";
+export { bestGeneration, contenderScore, rankAmongBest, ranksAbove, wholeVisibleScore, type Contender } from "./best-generation.js";

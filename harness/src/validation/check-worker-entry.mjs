@@ -1,6 +1,13 @@
-// Entry of the check worker process. It registers tsx itself (the harness is TypeScript run
-// through tsx, with no build step) before loading the TypeScript body.
-import { register } from "tsx/esm/api";
+// Entry of the check worker process. In the packed package the body is compiled JavaScript
+// beside this file (scripts/build-package.mjs); in a checkout it is TypeScript, loaded
+// through tsx, which this process registers itself.
+import { existsSync } from "node:fs";
 
-register();
-await import("./check-worker.ts");
+const compiled = new URL("./check-worker.js", import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("./check-worker.ts");
+}

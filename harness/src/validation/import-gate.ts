@@ -46,18 +46,30 @@ export async function checkImportGate(buildDir: string, options: ImportGateOptio
     timeoutMs: options.timeoutMs,
     ...(options.runtime === undefined ? {} : { runtime: options.runtime }),
   });
+  return importFailure(check, buildDir, options);
+}
+
+/** Whether the exports a load reported are the contract's functions: null when they are, else the failure's code, message and file. */
+export function exportProblem(exports: Record<string, string>, buildDir: string, requireTester = false): { code: "missing_export" | "not_a_function"; message: string; file: string } | null {
+  // The build is the harness's own emit of a checked tree: its tester/index.js exists exactly when tester/index.ts did.
+  const tester = requireTester || existsSync(join(buildDir, TESTER_ENTRY));
+  for (const { name, file } of tester ? [...REQUIRED_EXPORTS, TESTER_EXPORT] : REQUIRED_EXPORTS) {
+    const kind = exports[name];
+    if (kind === undefined) return { code: "missing_export", message: `${file}: the loaded module has no export \`${name}\``, file };
+    if (kind !== "function") return { code: "not_a_function", message: `${file}: \`${name}\` is a ${kind} at run time, not a function`, file };
+  }
+  return null;
+}
+
+/**
+ * The gate's verdict on a load of `buildDir`, wherever it ran: in the import check's own
+ * container, or in the first evaluation session's (opened with `check`). Null when it passes.
+ */
+export function importFailure(check: ImportCheck, buildDir: string, options: Pick<ImportGateOptions, "timeoutMs" | "requireTester">): ValidationFailure | null {
   const stderr = check.outcome.stderr;
   if (check.ok) {
-    // The build is the harness's own emit of a checked tree: its tester/index.js exists exactly when tester/index.ts did.
-    const tester = options.requireTester === true || existsSync(join(buildDir, TESTER_ENTRY));
-    for (const { name, file } of tester ? [...REQUIRED_EXPORTS, TESTER_EXPORT] : REQUIRED_EXPORTS) {
-      const kind = check.exports[name];
-      if (kind === undefined) return fail("missing_export", `${file}: the loaded module has no export \`${name}\``, stderr, file);
-      if (kind !== "function") {
-        return fail("not_a_function", `${file}: \`${name}\` is a ${kind} at run time, not a function`, stderr, file);
-      }
-    }
-    return null;
+    const problem = exportProblem(check.exports, buildDir, options.requireTester === true);
+    return problem === null ? null : fail(problem.code, problem.message, stderr, problem.file);
   }
   switch (check.kind) {
     case "load_error":

@@ -44,6 +44,12 @@ export interface ValidateOptions extends StaticCheckOptions {
   labels: SandboxLabels;
   runtime?: Runtime;
   importTimeoutMs?: number;
+  /**
+   * Gate 3 runs in the candidate's first evaluation session instead of a container of its
+   * own (the session loads the whole agent first: `importFailure` judges what it reported).
+   * The outcome is then ok after gates 0–2, with `importDeferred`.
+   */
+  deferImport?: boolean;
 }
 
 /** A rewrite is validated against its parent: an unchanged tree is an empty diff. */
@@ -52,7 +58,7 @@ export interface ValidateRewriteOptions extends ValidateOptions {
 }
 
 export type ValidationOutcome =
-  | { ok: true; timings: ValidationTimings }
+  | { ok: true; timings: ValidationTimings; importDeferred?: true }
   | { ok: false; failure: ValidationFailure; timings: ValidationTimings };
 
 /** A validator keeps the compiler (parsed lib files, toolchain types) warm between candidates, in its check worker. */
@@ -94,6 +100,7 @@ export function createValidator(options: { limits?: Partial<CheckLimits> } = {})
     const statics = await validateStatic({ ...options, parentDir });
     if (!statics.ok) return statics;
     const timings = statics.timings;
+    if (options.deferImport === true) return { ok: true, timings, importDeferred: true };
     const importStarted = performance.now();
     const image = options.image ?? (await options.engine.ensureRuntimeImage());
     const failure = await checkImportGate(options.buildDir, {

@@ -12,7 +12,7 @@ import { fork, type ChildProcess } from "node:child_process";
 export type ProcessEnd<M> = { kind: "message"; message: M } | { kind: "timeout" } | { kind: "out_of_memory" } | { kind: "exited"; detail: string };
 
 export interface BoundedProcessOptions<M> {
-  /** The .mjs entry (it registers tsx and loads the TypeScript body). */
+  /** The .mjs entry (it loads the compiled body, or the TypeScript one through tsx in a checkout). */
   entry: string;
   args?: string[];
   memoryMb: number;

@@ -5,9 +5,9 @@
  * reported and skipped (it joins when it answers); one of another CPU architecture or without
  * the run's runtime is refused; with `requireAll`, either stops the command here.
  */
-import Docker from "dockerode";
+import type Docker from "dockerode";
 import { arch } from "node:os";
-import { DockerEngine } from "../docker/index.js";
+import { DockerEngine, MAX_WARM_POOL } from "../docker/index.js";
 import { localAddress, resolveEngineAddress, uniqueNames, type EngineAddress } from "./engine-address.js";
 import { connectFailure } from "./engine-errors.js";
 import { DEFAULT_HEALTH, EngineFleet, type HealthSettings } from "../fleet/index.js";
@@ -23,6 +23,11 @@ export interface EngineOptions {
   warmPool?: number;
   /** The pool size when EVOLVE_WARM_POOL is unset (default 0: no pool). */
   warmPoolDefault?: number;
+  /**
+   * A cgroup every container of these engines goes under (Docker's CgroupParent): their CPU
+   * adds up there, removed containers included (bench/cpu.ts reads it). Absent: the engine's default.
+   */
+  cgroupParent?: string;
 }
 
 export interface ConnectOptions extends EngineOptions {
@@ -40,7 +45,6 @@ export interface ConnectOptions extends EngineOptions {
 /** Connects engines once a command knows its settings: the CLI's wiring point hands one down. */
 export type EngineConnector = (settings: Pick<ConnectOptions, "runtime" | "warmPoolDefault" | "onNote">) => Promise<SandboxEngine>;
 
-const MAX_WARM_POOL = 8;
 /** How long an engine has to answer its first ping and info. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -63,13 +67,24 @@ export function hostArchitecture(): string {
   return names[arch()] ?? arch();
 }
 
+function cgroupOf(options: { cgroupParent?: string }): { cgroupParent?: string } {
+  return options.cgroupParent === undefined ? {} : { cgroupParent: options.cgroupParent };
+}
+
+// dockerode (with ssh2 and protobufjs) takes a few tenths of a second to load: only a command
+// that connects pays for it, not `--help` or `evolve ls` (tests/architecture/light-commands.test.ts).
+async function dockerClient(): Promise<typeof Docker> {
+  return (await import("dockerode")).default;
+}
+
 /** Connects the engines of `selection`; the local engine alone when it names none. */
 export async function connectEngines(selection: EngineSelection = LOCAL_ENGINE, options: ConnectOptions = {}): Promise<SandboxEngine> {
   const env = options.env ?? process.env;
   const warmPool = options.warmPool ?? warmPoolFromEnvironment(options.warmPoolDefault ?? 0, env);
   if (selection.engines.length === 0) {
     const address = localAddress(env);
-    const engine = new DockerEngine(new Docker(), { name: address.name, endpoint: address.endpoint, warmPool });
+    const Docker = await dockerClient();
+    const engine = new DockerEngine(new Docker(), { name: address.name, endpoint: address.endpoint, warmPool, ...cgroupOf(options) });
     try {
       await engine.ping(CONNECT_TIMEOUT_MS);
     } catch (error) {
@@ -83,7 +98,7 @@ export async function connectEngines(selection: EngineSelection = LOCAL_ENGINE, 
   const runtime = options.runtime ?? "runc";
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const resolved = await Promise.all(selection.engines.map(async (entry) => ({ ...(await resolveEngineAddress(entry, env)), entry })));
-  const admitted = await Promise.all(uniqueNames(resolved).map((address) => admit(address, address.entry, { warmPool, runtime, limits })));
+  const admitted = await Promise.all(uniqueNames(resolved).map((address) => admit(address, address.entry, { warmPool, runtime, limits, ...cgroupOf(options) })));
   const members = admitted.map((a) => a.member);
   const problems = admitted.filter((a) => a.member.state !== "up");
   if (problems.length > 0 && (selection.requireAll || problems.length === members.length)) {
@@ -105,8 +120,13 @@ export async function connectEngines(selection: EngineSelection = LOCAL_ENGINE, 
 }
 
 /** One named engine, connected and checked: up, down (did not answer) or refused; `failure` says why not up. */
-async function admit(address: EngineAddress, entry: EngineEntry, settings: { warmPool: number; runtime: Runtime; limits: SandboxLimits }): Promise<{ member: FleetMember; failure: EvolveError }> {
-  const engine = new DockerEngine(address.options === null ? new Docker() : new Docker(address.options), { name: address.name, endpoint: address.endpoint, warmPool: settings.warmPool });
+async function admit(
+  address: EngineAddress,
+  entry: EngineEntry,
+  settings: { warmPool: number; runtime: Runtime; limits: SandboxLimits; cgroupParent?: string },
+): Promise<{ member: FleetMember; failure: EvolveError }> {
+  const Docker = await dockerClient();
+  const engine = new DockerEngine(address.options === null ? new Docker() : new Docker(address.options), { name: address.name, endpoint: address.endpoint, warmPool: settings.warmPool, ...cgroupOf(settings) });
   const slots = entry.slots ?? null;
   let info: EngineInfo;
   try {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { containerCreateOptions, RUNSC_PIDS_HEADROOM, workspaceVolumeOptions } from "./container-spec.js";
+import { containerCreateOptions, RUNSC_PIDS_HEADROOM, workspaceMount } from "./container-spec.js";
 import { DEFAULT_LIMITS, SANDBOX_UID } from "../port/limits.js";
 
 describe("hardened container spec", () => {
   const spec = containerCreateOptions(
     { image: "img:1", command: ["node", "x.js"], labels: { session: "s1", run: "r1", generation: "g0003", phase: "evaluate" } },
-    "vol-1",
   );
   const host = spec.HostConfig;
 
@@ -30,7 +29,9 @@ describe("hardened container spec", () => {
   });
 
   it("mounts only the workspace volume and passes no host environment", () => {
-    expect(host["Mounts"]).toEqual([{ Type: "volume", Source: "vol-1", Target: "/work", ReadOnly: false }]);
+    expect(host["Mounts"]).toEqual([workspaceMount({ session: "s1", run: "r1", generation: "g0003", phase: "evaluate" })]);
+    // An anonymous volume (no Source): the engine makes it with the container and removes it with it.
+    expect(host["Mounts"]?.[0]?.Source).toBe("");
     expect(host["Binds"]).toBeUndefined();
     expect(spec.Env).toEqual(["HOME=/tmp", "NODE_ENV=production"]);
   });
@@ -48,7 +49,6 @@ describe("hardened container spec", () => {
   it("takes limit overrides and the gVisor runtime", () => {
     const custom = containerCreateOptions(
       { image: "i", command: ["n"], labels: { session: "s" }, runtime: "runsc", limits: { memoryBytes: 64 << 20, pidsLimit: 8 } },
-      "v",
     );
     expect(custom.HostConfig["Runtime"]).toBe("runsc");
     expect(custom.HostConfig["Memory"]).toBe(64 << 20);
@@ -57,9 +57,11 @@ describe("hardened container spec", () => {
   });
 
   it("makes the workspace a size-capped tmpfs owned by the sandbox user", () => {
-    const volume = workspaceVolumeOptions("v", { session: "s" }, 1024);
-    expect(volume.DriverOpts.type).toBe("tmpfs");
-    expect(volume.DriverOpts.o).toContain("size=1024");
-    expect(volume.DriverOpts.o).toContain(`uid=${SANDBOX_UID}`);
+    const volume = workspaceMount({ session: "s" }, 1024).VolumeOptions;
+    expect(volume.DriverConfig.Options.type).toBe("tmpfs");
+    expect(volume.DriverConfig.Options.o).toContain("size=1024");
+    expect(volume.DriverConfig.Options.o).toContain(`uid=${SANDBOX_UID}`);
+    // Labelled like the container, so a sweep finds one a dead process left behind.
+    expect(volume.Labels).toMatchObject({ "dev.evolve.managed": "true", "dev.evolve.session": "s" });
   });
 });

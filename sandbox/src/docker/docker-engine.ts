@@ -6,8 +6,7 @@
 import type Docker from "dockerode";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { pack } from "tar-fs";
-import { containerCreateOptions, workspaceVolumeOptions } from "./container-spec.js";
+import { containerCreateOptions } from "./container-spec.js";
 import { DockerSandbox } from "./docker-sandbox.js";
 import { z } from "zod";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
@@ -17,6 +16,7 @@ import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, Runtime
 import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "../port/index.js";
 import { runtimeBaseImage } from "./host-platform.js";
 import { WarmPool } from "./warm-pool.js";
+import { packFolder } from "./tar-pack.js";
 
 /** A session id names this process, so a later start can tell whether it is alive. */
 export function newSessionId(): string {
@@ -43,6 +43,8 @@ export interface DockerEngineSettings {
   name: string;
   endpoint: string;
   warmPool: number;
+  /** Docker's CgroupParent for every container of this engine (connect-engines.ts, EngineOptions). */
+  cgroupParent?: string;
 }
 
 /** One Docker engine behind the sandbox port (alone, or as one member of a fleet). */
@@ -185,9 +187,8 @@ export class DockerEngine implements SandboxEngine {
     }
     onProgress?.(`runtime image: building ${tag} from ${source.baseImage ?? "the host's node (FROM scratch)"}`);
     const context = await source.context();
-    // umask 0: keep modes as staged (/tmp is 1777); @types/tar-fs does not declare it.
-    const keepModes: NonNullable<Parameters<typeof pack>[1]> & { umask: number } = { umask: 0 };
-    const stream = (await this.docker.buildImage(pack(context, keepModes) as unknown as NodeJS.ReadableStream, {
+    // umask 0: keep modes as staged (/tmp is 1777).
+    const stream = (await this.docker.buildImage(await packFolder(context, { umask: 0 }), {
       t: tag,
       rm: true,
       forcerm: true,
@@ -204,14 +205,13 @@ export class DockerEngine implements SandboxEngine {
   }
 
   private async createDockerSandbox(spec: SandboxSpec): Promise<DockerSandbox> {
-    const volumeName = `evolve-ws-${randomBytes(8).toString("hex")}`;
-    await this.docker.createVolume(workspaceVolumeOptions(volumeName, spec.labels));
     try {
-      const container = await this.docker.createContainer(containerCreateOptions(spec, volumeName));
+      const options = containerCreateOptions(spec);
+      if (this.settings.cgroupParent !== undefined) options.HostConfig.CgroupParent = this.settings.cgroupParent;
+      const container = await this.docker.createContainer(options);
       this.running++;
-      return new DockerSandbox(this.docker, container, volumeName, () => this.running--);
+      return new DockerSandbox(container, () => this.running--);
     } catch (error) {
-      await this.docker.getVolume(volumeName).remove().catch(() => undefined);
       const message = (error as Error).message;
       if (spec.runtime === "runsc" && /runtime/i.test(message)) {
         throw new EvolveError("engine_failed", `the engine ${this.name} has no runsc runtime: ${message}`, {
@@ -245,7 +245,7 @@ export class DockerEngine implements SandboxEngine {
     let containers = 0;
     for (const info of await this.docker.listContainers({ all: true, filters })) {
       if (!shouldGo(info.Labels)) continue;
-      await this.docker.getContainer(info.Id).remove({ force: true }).then(() => containers++, () => undefined);
+      await this.docker.getContainer(info.Id).remove({ force: true, v: true }).then(() => containers++, () => undefined);
     }
     let volumes = 0;
     for (const volume of (await this.docker.listVolumes({ filters })).Volumes ?? []) {

@@ -4,12 +4,12 @@
  * never throws, so it can sit in every `finally`.
  */
 import type Docker from "dockerode";
-import { pack } from "tar-fs";
 import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { WORKSPACE_MOUNT } from "./container-spec.js";
 import { SANDBOX_UID } from "../port/index.js";
 import { OutputDemux } from "./output-demux.js";
+import { packFolder } from "./tar-pack.js";
 import { extractSafely } from "../extract/index.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "../port/index.js";
@@ -43,9 +43,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   private activatedAt = 0;
 
   constructor(
-    private readonly docker: Docker,
     private readonly container: Docker.Container,
-    private readonly volumeName: string,
     /** Called once when the sandbox is removed (its engine counts what it runs). */
     private readonly onRemoved: () => void = () => undefined,
   ) {}
@@ -95,8 +93,9 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
       await Promise.race([streamEnded, new Promise((r) => setTimeout(r, 1_000))]);
       let oomKilled = false;
       // The engine learns of an OOM kill from a separate event, which can come after the
-      // exit: a SIGKILL (137) the harness did not send gets a short grace to be flagged.
-      for (let look = 0; look < OOM_FLAG_LOOKS; look++) {
+      // exit: a SIGKILL (137) the harness did not send gets a short grace to be flagged. A
+      // runner that exited 0 ended by itself (its answers are in): nothing to look up.
+      for (let look = 0; look < (exitCode === 0 ? 0 : OOM_FLAG_LOOKS); look++) {
         try {
           const state = (await this.container.inspect()).State;
           oomKilled = state.OOMKilled === true;
@@ -139,7 +138,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
 
   async putDirectory(hostDir: string, containerDir: string): Promise<void> {
     const prefix = workspaceRelative(containerDir);
-    const archive = pack(hostDir, {
+    const archive = await packFolder(hostDir, {
       map: (header) => {
         header.name = header.name === "." ? prefix || "." : prefix ? `${prefix}/${header.name}` : header.name;
         header.uid = SANDBOX_UID;
@@ -149,7 +148,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
         return header;
       },
     });
-    await this.container.putArchive(archive as unknown as NodeJS.ReadableStream, { path: WORKSPACE_MOUNT });
+    await this.container.putArchive(archive, { path: WORKSPACE_MOUNT });
   }
 
   async takeDirectory(containerDir: string, hostDir: string, caps: Partial<ExtractCaps> = {}): Promise<ExtractResult> {
@@ -198,16 +197,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
     this.onRemoved();
     clearTimeout(this.timer);
     this.stdin?.destroy();
-    await this.container.remove({ force: true }).catch(() => undefined);
-    // The volume stays busy for a moment after the container is gone.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        await this.docker.getVolume(this.volumeName).remove();
-        return;
-      } catch (error) {
-        if ((error as { statusCode?: number }).statusCode === 404) return;
-        await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
-      }
-    }
+    // `v`: the workspace is the container's anonymous volume, removed with it.
+    await this.container.remove({ force: true, v: true }).catch(() => undefined);
   }
 }

@@ -11,9 +11,9 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmod, copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join, relative } from "node:path";
 import { SANDBOX_UID } from "../port/index.js";
+import { PACKAGE_ROOT } from "../../../harness/src/kernel/index.js";
 
 /** Where node sits inside the image built from scratch. */
 export const IMAGE_NODE = "/usr/local/bin/node";
@@ -21,7 +21,7 @@ export const RUNNER_MAIN = "/opt/evolve/runner/main.js";
 const FORMAT_VERSION = "5";
 const TOOLCHAIN_ROOTS = ["typescript", "ts-morph"];
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const repoRoot = PACKAGE_ROOT;
 
 export interface ImageInputs {
   baseImage: string | null;

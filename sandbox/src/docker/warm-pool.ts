@@ -4,12 +4,26 @@
  * exactly one caller and is removed after; only the waiting happens earlier. Its clock
  * starts when it is handed out. Pooled sandboxes are labelled with the session and run
  * (and phase "pool"), since their generation is not known when they are made.
+ *
+ * The pool sizes itself to the demand W workers and the engine's slots make: it starts with
+ * `size` per kind, and whenever a caller has to wait for a pooled sandbox still being made
+ * (the kind is asked for faster than the pool keeps up), it keeps one more of that kind
+ * ready, up to `max`. One worker never grows it; eight do, to what they use at once.
  */
 import type { DockerSandbox } from "./docker-sandbox.js";
 import type { RunningSandbox } from "../port/index.js";
 import type { ContainerRunOptions, SandboxSpec } from "../port/index.js";
 
 type Make = (spec: SandboxSpec) => Promise<DockerSandbox>;
+
+/** A pooled sandbox being made or ready (null: making it failed). */
+interface Warm {
+  sandbox: Promise<DockerSandbox | null>;
+  ready: boolean;
+}
+
+/** The most sandboxes of one kind a pool keeps ready (also EVOLVE_WARM_POOL's bound). */
+export const MAX_WARM_POOL = 8;
 
 /** Sandboxes made from specs with the same key are interchangeable. */
 function poolKey(spec: SandboxSpec): string {
@@ -18,14 +32,22 @@ function poolKey(spec: SandboxSpec): string {
 }
 
 export class WarmPool {
-  private readonly idle = new Map<string, Promise<DockerSandbox | null>[]>();
+  private readonly idle = new Map<string, Warm[]>();
+  /** Sandboxes kept ready per kind: `size`, grown by demand up to `max`. */
+  private readonly depth = new Map<string, number>();
   private closed = false;
 
   constructor(
     private readonly make: Make,
-    /** Sandboxes kept warm per kind of spec. */
+    /** Sandboxes kept warm per kind of spec, at first. */
     private readonly size: number,
+    private readonly max = Math.max(size, MAX_WARM_POOL),
   ) {}
+
+  /** How many sandboxes of `spec`'s kind the pool keeps ready now. */
+  depthOf(spec: SandboxSpec): number {
+    return this.depth.get(poolKey(spec)) ?? this.size;
+  }
 
   /** A running sandbox for `spec`: a warm one if ready, else a fresh one. */
   async acquire(spec: SandboxSpec, options: ContainerRunOptions): Promise<RunningSandbox> {
@@ -33,8 +55,9 @@ export class WarmPool {
     const queue = this.idle.get(key) ?? [];
     this.idle.set(key, queue);
     const warm = queue.shift();
+    if (warm !== undefined && !warm.ready) this.depth.set(key, Math.min(this.max, this.depthOf(spec) + 1));
     this.refill(key, spec);
-    const sandbox = warm ? await warm : null;
+    const sandbox = warm ? await warm.sandbox : null;
     if (sandbox) return sandbox.activate(options);
     const fresh = await this.make(spec);
     try {
@@ -50,20 +73,21 @@ export class WarmPool {
     const queue = this.idle.get(key);
     if (!queue || this.closed) return;
     const pooledSpec: SandboxSpec = { ...spec, labels: { session: spec.labels.session, ...(spec.labels.run ? { run: spec.labels.run } : {}), phase: "pool" } };
-    while (queue.length < this.size) {
-      queue.push(
-        (async () => {
-          const sandbox = await this.make(pooledSpec).catch(() => null);
-          if (!sandbox) return null;
-          try {
-            await sandbox.prestart();
-            return sandbox;
-          } catch {
-            await sandbox.remove();
-            return null;
-          }
-        })(),
-      );
+    const depth = this.depth.get(key) ?? this.size;
+    while (queue.length < depth) {
+      const warm: Warm = { sandbox: Promise.resolve(null), ready: false };
+      warm.sandbox = (async () => {
+        const sandbox = await this.make(pooledSpec).catch(() => null);
+        if (!sandbox) return null;
+        try {
+          await sandbox.prestart();
+          return sandbox;
+        } catch {
+          await sandbox.remove();
+          return null;
+        }
+      })().finally(() => (warm.ready = true));
+      queue.push(warm);
     }
   }
 
@@ -72,6 +96,6 @@ export class WarmPool {
     this.closed = true;
     const waiting = [...this.idle.values()].flat();
     this.idle.clear();
-    await Promise.all(waiting.map(async (p) => (await p)?.remove()));
+    await Promise.all(waiting.map(async (w) => (await w.sandbox)?.remove()));
   }
 }

@@ -12,9 +12,17 @@ export type SolveReply =
   | { ok: true; value: unknown; durationMs: number }
   | (ContainerEnd<"timeout" | "crash" | "protocol" | "error"> & { durationMs: number });
 
+/**
+ * How loading went in a session opened with `check`: every export's `typeof`, or how the load
+ * ended. With the container's outcome (from `close`) it is an `ImportCheck`.
+ */
+export type SessionImport = { ok: true; exports: Record<string, string> } | ContainerEnd<"load_error" | "timeout" | "oom" | "output_too_large" | "crash" | "protocol">;
+
 export interface SolveSession {
   /** False once the container has ended; calls then fail fast. */
   readonly alive: boolean;
+  /** With `check`: how loading the whole agent went; null without. */
+  readonly imported: SessionImport | null;
   call(input: unknown, options: { timeoutMs: number }): Promise<SolveReply>;
   /** End the container (if still running) and remove it; returns how it ended. */
   close(): Promise<RunOutcome>;
@@ -24,15 +32,42 @@ export interface SolveSessionOptions extends AgentContainerOptions {
   task: string;
   seed: number;
   llmAvailable: boolean;
+  /**
+   * Load the whole agent first, as the import check does (solve, improve, and propose when
+   * the build has a tester), within `timeoutMs`: the import check in this session's container.
+   */
+  check?: { timeoutMs: number };
 }
 
 /** How long `close` waits for the runner to end by itself before killing it. */
 const CLOSE_GRACE_MS = 5_000;
 
+/** Why the loaded exports cannot take calls, or null when they can. */
+function solveProblem(exports: Record<string, string>): string | null {
+  return exports["solve"] === "function" ? null : `solve is not a function (it is ${exports["solve"]})`;
+}
+
+/** The first message of a checked session, within `timeoutMs`: the exports, or how loading ended. */
+async function loaded(channel: RunnerChannel, timeoutMs: number): Promise<SessionImport> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, timeoutMs, "timeout")));
+  try {
+    const first = await Promise.race([channel.next(), expired]);
+    if (first === "timeout") return { ok: false, kind: "timeout", reason: `loading did not finish within ${timeoutMs} ms` };
+    if (first?.type === "ready") return { ok: true, exports: first.exports };
+    if (first?.type === "load-error") return { ok: false, kind: "load_error", reason: first.message };
+    if (first !== null) return { ok: false, kind: "protocol", reason: `unexpected ${first.type} message before ready` };
+    const end = endOf(await channel.finished, channel.violation());
+    return { ...end, reason: end.kind === "protocol" ? end.reason : `the process ${end.reason} before reporting its exports` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Why a freshly started solve runner cannot take calls, or null when it can. */
 async function whyNotReady(channel: RunnerChannel): Promise<string | null> {
   const first = await channel.next();
-  if (first?.type === "ready") return first.exports["solve"] === "function" ? null : `solve is not a function (it is ${first.exports["solve"]})`;
+  if (first?.type === "ready") return solveProblem(first.exports);
   if (first?.type === "load-error") return `the task agent failed to load: ${first.message}`;
   const outcome = await Promise.race([channel.finished, new Promise<null>((r) => setTimeout(r, 100, null))]);
   return outcome === null ? "the task agent did not report ready" : `the task agent ${endOf(outcome, channel.violation()).reason}`;
@@ -49,13 +84,16 @@ export async function openSolveSession(options: SolveSessionOptions): Promise<So
     deadReason = reason;
     await channel.sandbox.kill();
   };
-  channel.send({ type: "init", mode: "solve", task: options.task, seed: options.seed, llmAvailable: options.llmAvailable });
-  const notReady = await whyNotReady(channel);
+  const check = options.check;
+  channel.send({ type: "init", mode: "solve", task: options.task, seed: options.seed, llmAvailable: options.llmAvailable, ...(check === undefined ? {} : { check: true }) });
+  const imported = check === undefined ? null : await loaded(channel, check.timeoutMs);
+  const notReady = imported === null ? await whyNotReady(channel) : imported.ok ? solveProblem(imported.exports) : imported.reason;
   if (notReady !== null) await markDead(notReady);
   return {
     get alive() {
       return alive;
     },
+    imported,
     async call(input, { timeoutMs }) {
       if (!alive) return { ok: false, kind: "crash", reason: `the session has ended: ${deadReason}`, durationMs: 0 };
       return callOnce(channel, nextId++, input, timeoutMs, markDead);

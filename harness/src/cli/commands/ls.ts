@@ -1,6 +1,6 @@
 /** `evolve ls`: the runs under an archive root, newest first. */
 import { bestGeneration } from "../../selection/index.js";
-import { listRuns, observedStatus, readEvents, readRun } from "../../archive/index.js";
+import { listRuns, observedStatus, readEvents, readRunSummary } from "../../archive/index.js";
 import { formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
 import { DEFAULT_OUT, JSON_HELP, OUT_HELP } from "../inspect/run-arg.js";
@@ -25,7 +25,7 @@ ${JSON_HELP}`,
     for (const p of problems) err(`warning: ${p.path}: ${p.reason}`);
     const rows = await Promise.all(
       runs.map(async (r) => {
-        const contents = await readRun(r.dir);
+        const contents = await readRunSummary(r.dir);
         if (contents.problems.length > 0) err(`warning: ${r.id}: ${contents.problems.length} unreadable record(s) (evolve tree ${r.id} names them)`);
         const best = bestGeneration(contents.generations);
         return {

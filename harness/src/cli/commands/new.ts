@@ -2,12 +2,12 @@
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { EvolveError } from "../../kernel/index.js";
+import { EvolveError, PACKAGE_ROOT } from "../../kernel/index.js";
 import type { CliCommand } from "../command.js";
 import { UsageError } from "../usage.js";
 
-const TEMPLATES = resolve(import.meta.dirname, "../../../../templates");
-const SEED_AGENT = resolve(import.meta.dirname, "../../../../seed-agent");
+const TEMPLATES = resolve(PACKAGE_ROOT, "templates");
+const SEED_AGENT = resolve(PACKAGE_ROOT, "seed-agent");
 const TASK_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const NewArgs = z.object({

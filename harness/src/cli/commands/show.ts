@@ -1,9 +1,9 @@
 /** `evolve show <run> <gen>`: one generation record in words. */
-import type { GenerationRecord } from "../../archive/index.js";
+import type { GenerationRecord, GenerationSummary } from "../../archive/index.js";
 import { childrenOf, lineageOf, readGeneration } from "../../archive/index.js";
 import { describeApproval, describeRace, describeStatus, formatDelta, formatMs, formatScore } from "../../report/index.js";
 import type { CliCommand } from "../command.js";
-import { loadRun, printJson, stringOption } from "../inspect/load-run.js";
+import { loadRunSummary, printJson, stringOption } from "../inspect/load-run.js";
 import { JSON_HELP, OUT_HELP, resolveGenerationArg } from "../inspect/run-arg.js";
 import { oneLine, plural } from "../../text/index.js";
 import { failureLabel, STAGE_LABELS } from "../../results/index.js";
@@ -19,7 +19,8 @@ ${JSON_HELP}`,
   options: { out: { type: "string" }, json: { type: "boolean" } },
   positionals: { min: 2, max: 2, names: "<run> <gen>" },
   async run({ values, positionals, out, err }) {
-    const run = await loadRun(positionals[0] ?? "", stringOption(values["out"]), err);
+    // Every record's summary for the lineage, the children and "best"; the one shown in full.
+    const run = await loadRunSummary(positionals[0] ?? "", stringOption(values["out"]), err);
     if (isArenaArg(positionals[1] ?? "")) {
       await showArena(run.dir, positionals[1] ?? "", values["json"] === true, out, err);
       return 0;
@@ -46,7 +47,7 @@ ${JSON_HELP}`,
   },
 };
 
-function describe(g: GenerationRecord, parent: GenerationRecord | null, lineage: string[], children: string[], original: GenerationRecord | null): string[] {
+function describe(g: GenerationRecord, parent: GenerationSummary | null, lineage: string[], children: string[], original: GenerationSummary | null): string[] {
   const lines: string[] = [];
   lines.push(`${g.id}  ${describeStatus(g)}  depth ${g.depth}  created ${g.createdAt}`);
   lines.push(`parent    ${g.parent ?? "none (root)"}`);

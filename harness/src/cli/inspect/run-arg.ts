@@ -1,7 +1,7 @@
 /** Turning `<run>` and `<gen>` arguments into a run folder and a generation id. */
 import { bestGeneration } from "../../selection/index.js";
 import { EvolveError } from "../../kernel/index.js";
-import type { GenerationRecord } from "../../archive/index.js";
+import type { GenerationSummary } from "../../archive/index.js";
 import { formatGenerationId, GenerationId, resolveRunDir } from "../../archive/index.js";
 import { DEFAULT_ARCHIVE_ROOT } from "../../evolution/run/run-settings.js";
 import { byId } from "../../report/index.js";
@@ -21,7 +21,7 @@ export function resolveRunArg(arg: string, out: string | undefined): Promise<str
  * `<gen>`: an id ("g0007"), a number ("7"), "best" (highest visible score) or "latest".
  * Names that resolve against the records need them; plain ids do not.
  */
-export function resolveGenerationArg(arg: string, generations: readonly GenerationRecord[] | null): string {
+export function resolveGenerationArg(arg: string, generations: readonly GenerationSummary[] | null): string {
   if (GenerationId.safeParse(arg).success) return arg;
   if (/^\d{1,9}$/.test(arg)) return formatGenerationId(Number(arg));
   if ((arg === "best" || arg === "latest") && generations !== null) {

@@ -1,6 +1,9 @@
 /**
  * Compiled builds by snapshot hash, outside the archive (the archive keeps sources only):
- * a parent's emitted JS is compiled once per process and reused by all its children.
+ * a parent's emitted JS is compiled once per process and reused by all its children. It
+ * also remembers which trees passed every gate against which parent: a child whose tree is
+ * one of its own ctx.evaluate drafts (the offline strategy keeps its best draft) takes the
+ * draft's checks and build instead of compiling and loading the same tree again.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,13 +16,27 @@ export interface BuildCache {
   get(snapshotDir: string, hash: string): Promise<string>;
   /** Adopts a build that validation already produced for this hash (moves the folder); returns where it now is. */
   adopt(hash: string, buildDir: string): Promise<string>;
+  /** Notes that the tree `hash` passed every gate (import included) as a rewrite under `checkedAs` (checkKey). */
+  markChecked(checkedAs: string, hash: string): void;
+  /** The build of `hash` when it passed every gate under `checkedAs`; null when it did not (yet). */
+  checked(checkedAs: string, hash: string): Promise<string> | null;
   /** Removes every cached build. */
   dispose(): Promise<void>;
+}
+
+/**
+ * What a tree's checks depend on besides the tree: the parent it is checked against (the
+ * policy gate's diff) and whether a tester is required. The run's policy and caps are the same
+ * for every candidate of a run.
+ */
+export function checkKey(parentDir: string | null, requireTester: boolean): string {
+  return `${parentDir ?? "(no parent)"}\u0000${requireTester ? "tester" : ""}`;
 }
 
 /** A cache under `root` (a temp folder owned by this process). */
 export function createBuildCache(root: string, validator: Validator): BuildCache {
   const builds = new Map<string, Promise<string>>();
+  const passed = new Set<string>();
   let counter = 0;
   const compile = async (snapshotDir: string, hash: string): Promise<string> => {
     await mkdir(root, { recursive: true });
@@ -57,8 +74,15 @@ export function createBuildCache(root: string, validator: Validator): BuildCache
       moved.catch(() => builds.delete(hash));
       return moved;
     },
+    markChecked(checkedAs, hash) {
+      if (builds.has(hash)) passed.add(`${checkedAs}\u0000${hash}`);
+    },
+    checked(checkedAs, hash) {
+      return passed.has(`${checkedAs}\u0000${hash}`) ? (builds.get(hash) ?? null) : null;
+    },
     async dispose() {
       builds.clear();
+      passed.clear();
       await rm(root, { recursive: true, force: true });
     },
   };

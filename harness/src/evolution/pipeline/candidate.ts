@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { LiveWorkspace } from "../../../../sandbox/src/index.js";
 import { diffDirectories, type ArchiveWriter, type ChangedFile, type PhaseTimings } from "../../archive/index.js";
 import { failure as fail, type Failure, type ValidationFailure } from "../../results/index.js";
-import { checkInterrupted, type CandidateContext, type SolveLlm } from "../context/index.js";
+import { checkInterrupted, checkKey, type CandidateContext, type SolveLlm } from "../context/index.js";
 import { selfModifyStep, type SelfModifyInput, type SelfModifyResult } from "./self-modify-step.js";
 import { validateStep } from "./validate-step.js";
 
@@ -47,6 +47,11 @@ export interface CandidateInput {
   sameTree?: (snapshotHash: string) => string | null;
   /** Where the self_modified, checking and validated events go (children and the seed); none for drafts and testers. */
   events?: ArchiveWriter;
+  /**
+   * The candidate is evaluated next: its import gate runs in its first evaluation session
+   * (evaluate-step.ts, draft-run.ts) instead of a container of its own.
+   */
+  deferImport?: boolean;
 }
 
 export interface Candidate {
@@ -59,6 +64,10 @@ export interface Candidate {
   duplicateOf: string | null;
   /** The emitted JS (in the run's build cache), when the tree passed every gate. */
   buildDir: string | null;
+  /** Passed every gate but the import, which the first evaluation session makes (`deferImport`). */
+  importDeferred: boolean;
+  /** The tree passed every gate earlier (a ctx.evaluate draft of it): its checks and build were taken, not redone. */
+  checksReused: boolean;
   /** Per phase: selfModify, extract and each gate that ran. */
   timings: PhaseTimings;
   /** Wall clock of the gates together; null when they did not run. */
@@ -69,7 +78,7 @@ export interface Candidate {
 export async function runCandidate(input: CandidateInput): Promise<Candidate> {
   const timings: PhaseTimings = {};
   const obtained = await obtainTree(input, timings);
-  const result: Candidate = { ...obtained, duplicateOf: null, buildDir: null, timings, checkMs: null };
+  const result: Candidate = { ...obtained, duplicateOf: null, buildDir: null, importDeferred: false, checksReused: false, timings, checkMs: null };
   if (result.failure !== null || result.tree === null) return result;
   result.duplicateOf = input.sameTree?.(result.tree.snapshotHash) ?? null;
   if (result.duplicateOf !== null) return result;
@@ -78,6 +87,8 @@ export async function runCandidate(input: CandidateInput): Promise<Candidate> {
   result.checkMs = performance.now() - t;
   result.failure = built.failure;
   result.buildDir = built.buildDir;
+  result.importDeferred = built.importDeferred;
+  result.checksReused = built.reused;
   return result;
 }
 
@@ -121,9 +132,24 @@ async function obtainTree(input: CandidateInput, timings: PhaseTimings): Promise
   return { modified, tree, failure };
 }
 
+/** What the gates made of a tree. */
+interface Checked {
+  failure: ValidationFailure | null;
+  buildDir: string | null;
+  importDeferred: boolean;
+  reused: boolean;
+}
+
 /** Gates (policy → compile → signature → import) and, when they pass, the build in the run's cache. */
-async function checkAndBuild(input: CandidateInput, tree: CandidateTree, timings: PhaseTimings): Promise<{ failure: ValidationFailure | null; buildDir: string | null }> {
+async function checkAndBuild(input: CandidateInput, tree: CandidateTree, timings: PhaseTimings): Promise<Checked> {
   const { ctx, events, generationId } = input;
+  const checkedAs = checkKey(input.parentDir, input.requireTester === true);
+  const earlier = ctx.builds.checked(checkedAs, tree.snapshotHash);
+  if (earlier !== null) {
+    const reusedDir = await earlier;
+    await events?.appendEvent({ type: "validated", at: new Date().toISOString(), generation: generationId, ok: true, stage: null, code: null });
+    return { failure: null, buildDir: reusedDir, importDeferred: false, reused: true };
+  }
   const buildDir = join(input.workDir, "build");
   // Defence in depth behind the bounded checks: a tree that was being checked when the
   // harness died twice is not checked a third time, so no tree can crash-loop a run.
@@ -140,11 +166,15 @@ async function checkAndBuild(input: CandidateInput, tree: CandidateTree, timings
           buildDir,
           ...(input.phase === undefined ? {} : { phase: input.phase }),
           ...(input.requireTester === true ? { requireTester: true } : {}),
+          ...(input.deferImport === true ? { deferImport: true } : {}),
         });
   Object.assign(timings, validated.timings);
   checkInterrupted(ctx.signal);
   const stopped = validated.failure;
   await events?.appendEvent({ type: "validated", at: new Date().toISOString(), generation: generationId, ok: stopped === null, stage: stopped?.stage ?? null, code: stopped?.code ?? null });
-  if (stopped !== null) return { failure: stopped, buildDir: null };
-  return { failure: null, buildDir: await ctx.builds.adopt(tree.snapshotHash, buildDir) };
+  if (stopped !== null) return { failure: stopped, buildDir: null, importDeferred: false, reused: false };
+  const adopted = await ctx.builds.adopt(tree.snapshotHash, buildDir);
+  const importDeferred = "importDeferred" in validated && validated.importDeferred;
+  if (!importDeferred) ctx.builds.markChecked(checkedAs, tree.snapshotHash);
+  return { failure: null, buildDir: adopted, importDeferred, reused: false };
 }

@@ -5,20 +5,20 @@
  * visible feedback only, with no host path in it.
  */
 import { homedir, tmpdir } from "node:os";
-import { resolve } from "node:path";
 import type { EvaluateResult } from "@evolve/contract";
 import type { LiveWorkspace } from "../../../../sandbox/src/index.js";
-import { evaluateCandidate } from "../../evaluation/index.js";
+import { evaluateCandidate, evaluateImported, type EvaluateOptions } from "../../evaluation/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
 import type { Failure } from "../../results/index.js";
+import { PACKAGE_ROOT } from "../../kernel/index.js";
 import { capText } from "../../text/index.js";
-import { NO_SOLVE_LLM, containerLabels, countingEngine, type CandidateContext, type SolveLlm } from "../context/index.js";
+import { NO_SOLVE_LLM, checkKey, containerLabels, countingEngine, type CandidateContext, type SolveLlm } from "../context/index.js";
 import { runCandidate } from "./candidate.js";
+import { importGateOf } from "./evaluate-step.js";
 import type { DraftPlan } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
 
 export const MESSAGE_CHARS = 2_000;
-const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
 
 export type DraftContext = CandidateContext;
 
@@ -46,7 +46,7 @@ export interface DraftRun {
  */
 function withoutHostPaths(message: string, dirs: readonly string[]): string {
   let text = message;
-  for (const dir of [...dirs, REPO_ROOT, tmpdir(), homedir()].sort((a, b) => b.length - a.length)) {
+  for (const dir of [...dirs, PACKAGE_ROOT, tmpdir(), homedir()].sort((a, b) => b.length - a.length)) {
     if (dir.length < 2) continue;
     text = text.replaceAll(dir, "<host>").replaceAll(dir.slice(1), "<host>");
   }
@@ -66,37 +66,55 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
       source: { kind: "workspace", workspace: run.workspace },
       workDir: run.dir,
       phase: "draft-validate",
+      // Its import gate runs in its evaluation's first session: one container fewer per draft.
+      deferImport: true,
     });
     entry.timings.extract = candidate.timings.extract ?? 0;
     if (candidate.checkMs !== null) entry.timings.checks = candidate.checkMs;
     entry.snapshotHash = candidate.tree?.snapshotHash ?? null;
     if (candidate.failure !== null || candidate.buildDir === null) return invalid(run, candidate.failure);
     const t = performance.now();
-    // The task agent answers with the generation's model when the task needs one (its tokens are the generation's solve-time spend).
-    const solve = (run.solveLlm ?? NO_SOLVE_LLM).evaluation;
-    const evaluation = await evaluateCandidate({
-      engine: counted.engine,
-      image: ctx.sandbox.image,
-      task: ctx.task,
-      buildDir: candidate.buildDir,
-      labels: containerLabels(ctx, run.generationId, "draft-evaluate"),
-      execPhase: "draft-grade-exec",
-      runtime: ctx.sandbox.runtime,
-      seed: ctx.evaluationSeed,
-      visible: run.plan.kind === "visible" ? "full" : "stage1",
-      heldout: false,
-      llmAvailable: solve.llmAvailable,
-      ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
-      // Instances stop starting at the deadline; the one running then has its own limit.
-      evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, run.deadline - Date.now())),
-      ...(run.plan.subset === null ? {} : { subset: run.plan.subset }),
-    });
+    const options = draftEvaluation(run, candidate.buildDir, counted.engine);
+    let evaluation;
+    if (candidate.importDeferred) {
+      const imported = await evaluateImported(options, importGateOf(ctx.sandbox, candidate.buildDir));
+      if (imported.failure !== null) return invalid(run, imported.failure);
+      // Every gate passed: the child that keeps this tree takes its checks and build (build-cache.ts).
+      ctx.builds.markChecked(checkKey(run.parentSnapshotDir, false), candidate.tree!.snapshotHash);
+      evaluation = imported.evaluation;
+    } else {
+      evaluation = await evaluateCandidate(options);
+    }
     entry.timings.evaluate = performance.now() - t;
     const { instances, stderr } = visibleFeedback(evaluation.stages);
     return { outcome: "evaluated", score: evaluation.visibleScore ?? 0, instances, stderr, remaining: run.remaining() };
   } finally {
     entry.containers = counted.started();
   }
+}
+
+/** The draft's evaluation: visible instances only, on the run's evaluation seed, stopping at the meta agent's deadline. */
+function draftEvaluation(run: DraftRun, buildDir: string, engine: EvaluateOptions["engine"]): EvaluateOptions {
+  const { ctx } = run;
+  // The task agent answers with the generation's model when the task needs one (its tokens are the generation's solve-time spend).
+  const solve = (run.solveLlm ?? NO_SOLVE_LLM).evaluation;
+  return {
+    engine,
+    image: ctx.sandbox.image,
+    task: ctx.task,
+    buildDir,
+    labels: containerLabels(ctx, run.generationId, "draft-evaluate"),
+    execPhase: "draft-grade-exec",
+    runtime: ctx.sandbox.runtime,
+    seed: ctx.evaluationSeed,
+    visible: run.plan.kind === "visible" ? "full" : "stage1",
+    heldout: false,
+    llmAvailable: solve.llmAvailable,
+    ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
+    // Instances stop starting at the deadline; the one running then has its own limit.
+    evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, run.deadline - Date.now())),
+    ...(run.plan.subset === null ? {} : { subset: run.plan.subset }),
+  };
 }
 
 /** The draft's failure as ctx.evaluate answers it (a duplicate of nothing is never asked for here). */

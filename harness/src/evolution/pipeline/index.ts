@@ -1,7 +1,7 @@
 /** The one candidate pipeline: self-modify → extract → validate → build (and evaluate), shared by children, test generations and ctx.evaluate drafts. */
 export { MIN_WINDOW_MS, createDraftEvaluator, evaluateSlackMs, type DraftEvaluator, type DraftEvaluatorInput } from "./draft-evaluator.js";
 export { DraftRequest, MAX_LISTED_IDS, planDraftRequest, type DraftPlan } from "./draft-request.js";
-export { evaluateStep, evaluateTimed, scoresOf, type EvaluateStepInput } from "./evaluate-step.js";
+export { evaluateStep, evaluateTimed, importGateOf, scoresOf, type EvaluateStepInput, type EvaluateTimed } from "./evaluate-step.js";
 export { buildImproveRequest, childRequest, type RequestInputs } from "./improve-request.js";
 export { selfModifyStep, type SelfModifyInput, type SelfModifyResult } from "./self-modify-step.js";
 export { validateStep, type ValidateStepInput, type ValidateStepResult } from "./validate-step.js";

@@ -14,11 +14,15 @@ export interface ValidateStepInput {
   phase?: string;
   /** A test generation of an arena run: tester/index.ts must be there and export propose. */
   requireTester?: boolean;
+  /** The import gate is left to the candidate's first evaluation session (evaluate-step.ts). */
+  deferImport?: boolean;
 }
 
 export interface ValidateStepResult {
   failure: ValidationFailure | null;
   timings: ValidationTimings;
+  /** Passed policy, compile and signature; the import gate is still to come (`deferImport`). */
+  importDeferred: boolean;
 }
 
 /** Policy → compile → signature → import; a failure is data. */
@@ -34,10 +38,11 @@ export async function validateStep(input: ValidateStepInput): Promise<ValidateSt
     ...(sandbox.importTimeoutMs === undefined ? {} : { importTimeoutMs: sandbox.importTimeoutMs }),
     protectedPaths: input.ctx.policy?.protectedPaths ?? [],
     requireTester: input.requireTester ?? false,
+    ...(input.deferImport === true ? { deferImport: true } : {}),
   };
   const outcome =
     input.parentDir === null
       ? await input.ctx.validator.validateSeed(common)
       : await input.ctx.validator.validateRewrite({ ...common, parentDir: input.parentDir });
-  return outcome.ok ? { failure: null, timings: outcome.timings } : { failure: outcome.failure, timings: outcome.timings };
+  return outcome.ok ? { failure: null, timings: outcome.timings, importDeferred: outcome.importDeferred === true } : { failure: outcome.failure, timings: outcome.timings, importDeferred: false };
 }

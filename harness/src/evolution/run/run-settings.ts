@@ -3,12 +3,10 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { GenerationId, LEGACY_ECONOMY, MAX_ATTEMPTS, type RunEconomy } from "../../archive/index.js";
-import { Runtime } from "../../kernel/index.js";
+import { PACKAGE_ROOT, Runtime } from "../../kernel/index.js";
 import { SelectionStrategyName, DEFAULT_SELECTION_STRATEGY } from "../../selection/index.js";
 // The file, not the folder index: that would load ts-morph and dockerode for `evolve run --help`.
 import { CheckLimits, DEFAULT_CHECK_LIMITS } from "../../validation/check-limits.js";
-
-const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
 
 /**
  * Archive root when --out is not given: generations/ in the folder evolve runs in (the
@@ -16,9 +14,9 @@ const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
  */
 export const DEFAULT_ARCHIVE_ROOT = resolve("generations");
 /** The seed agent tree copied into generation 0 when --agent is not given. */
-export const DEFAULT_AGENT_DIR = resolve(REPO_ROOT, "seed-agent");
+export const DEFAULT_AGENT_DIR = resolve(PACKAGE_ROOT, "seed-agent");
 /** Folder of the built-in tasks: `--task NAME` means tasks/NAME. */
-export const BUILTIN_TASKS_DIR = resolve(REPO_ROOT, "tasks");
+export const BUILTIN_TASKS_DIR = resolve(PACKAGE_ROOT, "tasks");
 /**
  * The default task and budget: email-validation is fast to evaluate (~2 s) and its seed
  * leaves rule switches off, so a short offline run shows a real improvement (see README).

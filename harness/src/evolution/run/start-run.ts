@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { runtimeBaseImage, type EngineConnector, type SandboxEngine } from "../../../../sandbox/src/index.js";
-import { EvolveError, type ModelProbe, type Runtime } from "../../kernel/index.js";
+import { EvolveError, PACKAGE_ROOT, type ModelProbe, type Runtime } from "../../kernel/index.js";
 import {
   ArchiveWriter,
   ensureWritableFolder,
@@ -53,7 +53,7 @@ export interface RunIo {
 
 /** The harness version recorded in run.json. */
 export async function harnessVersion(): Promise<string> {
-  const text = await readFile(resolve(import.meta.dirname, "../../../../package.json"), "utf8");
+  const text = await readFile(resolve(PACKAGE_ROOT, "package.json"), "utf8");
   return z.object({ version: z.string().min(1) }).parse(JSON.parse(text)).version;
 }
 

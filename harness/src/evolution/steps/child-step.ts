@@ -53,12 +53,18 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
       // The parent's own tree is left to the policy gate, which records it as an empty change.
       sameTree: (hash) => (hash === parent.snapshotHash ? null : (plan.sameTree?.(hash)?.id ?? null)),
       events: writer,
+      deferImport: true,
     });
     const timings: PhaseTimings = Object.assign({ materialise }, candidate.timings);
     solveLlm.beginEvaluation();
-    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, solveLlm, ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }) }, timings);
+    const evaluated =
+      candidate.buildDir === null
+        ? null
+        : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, importDeferred: candidate.importDeferred, solveLlm, ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }) }, timings);
     solveLlm.close();
-    return await record(ctx, writer, plan, candidate, { evaluation, timings, started, solveLlm });
+    // A load that failed in the first evaluation session is the child's import failure.
+    if (evaluated?.failure) candidate.failure = evaluated.failure;
+    return await record(ctx, writer, plan, candidate, { evaluation: evaluated?.evaluation ?? null, timings, started, solveLlm });
   } finally {
     solveLlm.close();
     await rm(work, { recursive: true, force: true });

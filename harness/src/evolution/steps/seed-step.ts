@@ -26,12 +26,14 @@ export async function runSeedGeneration(ctx: RunContext, writer: ArchiveWriter, 
     if (!diff.ok) throw new EvolveError("invalid_agent", `the agent tree ${agentDir} does not read as a tree: ${diff.reason}`, { hint: "evolve check --agent DIR lists what is wrong" });
     timings.materialise = performance.now() - t;
     const tree = { dir: agentDir, snapshotHash: diff.snapshotHash, changes: diff.changes, patch: diff.patch };
-    const candidate = await runCandidate({ ctx, generationId: id, parentDir: null, source: { kind: "read", tree }, workDir: work, events: writer });
+    const candidate = await runCandidate({ ctx, generationId: id, parentDir: null, source: { kind: "read", tree }, workDir: work, events: writer, deferImport: true });
     Object.assign(timings, candidate.timings);
-    const { failure } = candidate;
     // The seed is evaluated whole: it is the first bar its children race against.
-    const evaluation = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, plan: SEED_EVALUATION, solveLlm }, timings);
+    const evaluated = candidate.buildDir === null ? null : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, importDeferred: candidate.importDeferred, plan: SEED_EVALUATION, solveLlm }, timings);
     solveLlm.close();
+    // A load that failed in the first evaluation session is the seed's import failure.
+    const failure = evaluated?.failure ?? candidate.failure;
+    const evaluation = evaluated?.evaluation ?? null;
     const engines = ctx.engines.settle(id);
     const built = buildRecord({
       id,
