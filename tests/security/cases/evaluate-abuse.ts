@@ -44,7 +44,8 @@ export async function evaluateAbuse(c: CaseContext): Promise<CaseVerdict> {
     expect(child?.status.kind, JSON.stringify(child?.status)).toBe("valid");
     // What the agent got back, per group: every call a value, only two evaluations.
     expect(child?.summary).toBe("R10 R4 R2 E2R4 R300");
-    expect(child?.evaluateCalls).toMatchObject({ calls: CALLS, counted: 2, containers: 6 });
+    // Each draft's whole visible split: a session per stage, the import check in stage 1's (it loads the whole agent first).
+    expect(child?.evaluateCalls).toMatchObject({ calls: CALLS, counted: 2, containers: 4 });
 
     const transcript = parseTranscript(await readFile(generationPaths(runDir, "g0001").transcript, "utf8"));
     expect(transcript.problems).toEqual([]);
