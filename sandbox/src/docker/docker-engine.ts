@@ -242,15 +242,25 @@ export class DockerEngine implements SandboxEngine {
       const session = labels?.[`${LABEL_PREFIX}.session`];
       return session !== undefined && sessionIsDead(session);
     };
+    // Listed first: a workspace is its container's anonymous volume and goes with it (`v`).
+    const listed = ((await this.docker.listVolumes({ filters })).Volumes ?? []).filter((v) => shouldGo(v.Labels ?? undefined));
     let containers = 0;
     for (const info of await this.docker.listContainers({ all: true, filters })) {
       if (!shouldGo(info.Labels)) continue;
       await this.docker.getContainer(info.Id).remove({ force: true, v: true }).then(() => containers++, () => undefined);
     }
     let volumes = 0;
-    for (const volume of (await this.docker.listVolumes({ filters })).Volumes ?? []) {
-      if (!shouldGo(volume.Labels ?? undefined)) continue;
-      await this.docker.getVolume(volume.Name).remove().then(() => volumes++, () => undefined);
+    for (const volume of listed) {
+      // Gone already (404): removed with its container above; either way it was swept.
+      await this.docker
+        .getVolume(volume.Name)
+        .remove()
+        .then(
+          () => volumes++,
+          (error: { statusCode?: number }) => {
+            if (error.statusCode === 404) volumes++;
+          },
+        );
     }
     return { containers, volumes };
   }
