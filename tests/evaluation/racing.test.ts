@@ -2,19 +2,23 @@
  * Racing evaluation against the real engine: a child that cannot reach its parent stops
  * early (by the certain bound, or by Serfling's), says how many instances it got and why, gets
  * no held-out split when the rule says so, and has no whole visible score; a child as good as
- * its parent runs whole; one solve session serves the whole visible race.
+ * its parent runs whole; one solve session serves the whole visible race. With the import gate
+ * deferred to the first session (evaluate-imported.ts), that one raced session also loads the
+ * whole agent first, and the held-out split still gets a container of its own.
  */
 import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { evaluateCandidate, type Task } from "../../harness/src/evaluation/index.js";
-import { countingEngine, scoresOf } from "../../harness/src/evolution/index.js";
+import { evaluateCandidate, evaluateImported, type Task } from "../../harness/src/evaluation/index.js";
+import { countingEngine, importGateOf, scoresOf } from "../../harness/src/evolution/index.js";
 import { visibleComplete } from "../../harness/src/results/index.js";
 import { testEngine } from "../support/test-engine.js";
 import { writeBuild } from "./emit-seed.js";
 
 const build = await writeBuild({ "task/index.js": "export async function solve(input) { return input.id; }" });
-afterAll(async () => rm(build, { recursive: true, force: true }));
+/** The same task agent with a meta agent: a whole agent, as the import gate wants it. */
+const whole = await writeBuild({ "task/index.js": "export async function solve(input) { return input.id; }", "meta/index.js": "export async function improve() { return { summary: '' }; }" });
+afterAll(async () => Promise.all([build, whole].map((dir) => rm(dir, { recursive: true, force: true }))));
 
 /** A task whose grader scores each instance its `s`, after a real call into the candidate. */
 function task(visible: number[], heldout: number[] = [1, 1, 1]): Task {
@@ -89,6 +93,31 @@ describe("racing evaluation", () => {
     const order = result.stages.find((s) => s.stage === "visible")?.instances.map((i) => i.id) ?? [];
     expect(order).toHaveLength(38);
     expect(order).not.toEqual([...order].sort());
+  });
+
+  it("with the import deferred, loads the whole agent in the one raced session; the held-out split gets its own", async () => {
+    const { engine, image, session } = await testEngine();
+    const counted = countingEngine(engine);
+    const phases: string[] = [];
+    const stop = engine.watch((e) => {
+      if (e.type === "placed" && e.labels.session === session && e.labels.phase?.startsWith("raced-")) phases.push(e.labels.phase);
+    });
+    try {
+      const options = { engine: counted.engine, image, task: task(Array(12).fill(0.9)), buildDir: whole, labels: { session, phase: "raced" }, seed: 3, heldout: true, race: { settings: RACE, parentScore: 0.9 } };
+      const imported = await evaluateImported(options, importGateOf({ importTimeoutMs: 10_000 }, whole));
+      expect(imported.failure).toBeNull();
+      expect(imported.evaluation?.coverage).toEqual({ evaluated: 12, of: 12 });
+      expect(imported.evaluation?.heldoutScore).toBe(1);
+      expect(counted.started()).toBe(2);
+      expect(phases).toEqual(["raced-visible", "raced-heldout"]);
+      // Without a meta agent the load fails the gate, and nothing is evaluated.
+      const half = await evaluateImported({ ...options, buildDir: build }, importGateOf({ importTimeoutMs: 10_000 }, build));
+      expect(half.evaluation).toBeNull();
+      expect(half.failure).toMatchObject({ stage: "import" });
+      expect(counted.started()).toBe(3);
+    } finally {
+      stop();
+    }
   });
 
   it("stops below the task's bar when that is higher than the parent's score", async () => {
