@@ -59,11 +59,12 @@ describe("loadTask", () => {
     expect((error as EvolveError).code).toBe("invalid_task");
     const message = (error as EvolveError).message;
     for (const part of [
+      // The manifest's problems on one line, each field named (the manifest is read through zod).
       "task.json: name: name must be kebab-case",
-      "task.json: description",
-      "task.json: direction",
-      "task.json: instanceTimeoutMs",
-      "task.json: stages.threshold",
+      "; description: ",
+      "; direction: ",
+      "; instanceTimeoutMs: ",
+      "; stages.threshold: ",
       "visible.json[2]",
       'duplicate instance id "a"',
       "heldout.json: not JSON",
