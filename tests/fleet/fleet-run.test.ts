@@ -63,15 +63,19 @@ describe("a run on several engines", () => {
     expect(generations.map((g) => g.id)).toEqual(["g0000", "g0001", "g0002", "g0003", "g0004", "g0005", "g0006"]);
     // Six workers: one per slot (2 CPUs and 23 GiB each: 2 slots per engine).
     expect(sink.text()).toContain("6 workers");
-    for (const g of generations) expect(Object.keys(g.engines ?? {}), g.id).toContain(g.parent === null ? "validate" : "self-modify");
+    // The seed's first container is its stage-1 session (which also makes its import check).
+    for (const g of generations) expect(Object.keys(g.engines ?? {}), g.id).toContain(g.parent === null ? "evaluate-stage1" : "self-modify");
     const ranOn = (engine: string): string[] => generations.filter((g) => g.parent !== null && Object.values(g.engines ?? {}).some((list) => list.includes(engine))).map((g) => g.id);
     for (const engine of ["main", a.context, b.context]) expect(ranOn(engine), `children with a phase on ${engine}`).not.toEqual([]);
     // A child that went through every phase (with ctx.evaluate, "no move helped" children stop at the policy gate).
     const judged = generations.find((g) => g.parent !== null && g.status.kind === "valid");
     expect(judged, "a valid child").toBeDefined();
     const shown = await evolve("show", "three", judged!.id, "--out", out);
-    // Phases in order of first use; a ctx.evaluate draft's checks and evaluations are draft-validate and draft-evaluate-*.
-    expect(shown.stdout).toMatch(/^engines {3}self-modify [^;]+;.*\bvalidate [^;]+;.*\bevaluate-stage1 \S+/m);
+    // Phases in order of first use; a ctx.evaluate draft's evaluations are draft-evaluate-*. A
+    // child's import check is made in its first evaluation session, so no validate container: a
+    // raced child (the default) is evaluated in one visible session; a staged one starts with stage 1.
+    expect(shown.stdout).toMatch(/^engines {3}self-modify [^;]+;.*\bevaluate-(stage1|visible) \S+/m);
+    expect(shown.stdout).not.toMatch(/^engines .*\bvalidate /m);
     expect(leftoversEverywhere("three")).toBe(0);
   }, 300_000);
 

@@ -67,9 +67,10 @@ describe.each(ENGINES)("the %s engine", (_name, connect) => {
 
     it("checks imports: a load that never ends is a load timeout, a load that exits is an exit", async () => {
       const loop = await checkImports({ ...base(), buildDir: await writeJsBuild({ meta: `for (;;) {}\n` }), timeoutMs: 3_000 });
-      expect(loop.ok ? null : [loop.kind, loop.reason, loop.outcome.timedOut]).toEqual(["timeout", "loading did not finish within 3000 ms", true]);
+      expect(loop.ok ? null : [loop.kind, loop.outcome.timedOut]).toEqual(["timeout", true]);
       const exit = await checkImports({ ...base(), buildDir: await writeJsBuild({ task: `process.exit(0);\n` }), timeoutMs: 15_000 });
-      expect(exit.ok ? null : [exit.kind, exit.reason, exit.outcome.exitCode]).toEqual(["crash", expect.stringMatching(/^the process exited with code 0/), 0]);
+      expect(exit.ok ? null : [exit.kind, exit.outcome.exitCode]).toEqual(["crash", 0]);
+      expect(exit.ok ? "" : exit.reason).toContain("before reporting its exports");
     });
 
     it("answers solve calls in order with the seeded random, stderr kept apart, a hang turned into a timeout", async () => {
