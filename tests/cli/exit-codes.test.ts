@@ -32,7 +32,7 @@ describe("a wrong command line", () => {
     [["run", "--workers", "0"], "--workers expects a whole number from 1 to 64, got \"0\""],
     [["run", "--check-memory", "10"], "--check-memory expects a whole number from 256 to 16384, got \"10\""],
     [["run", "--check-timeout", "0.5"], "--check-timeout expects a number from 1 to 3600 seconds, got \"0.5\""],
-    [["run", "--selection", "fastest"], "--selection expects one of score_child_prop, hyperagents, best, random, greedy, latest, got \"fastest\""],
+    [["run", "--selection", "fastest"], "--selection expects one of score_child_prop, hyperagents, cmp, best, random, greedy, latest, got \"fastest\""],
     [["run", "--arena", "--rounds", "0"], "--rounds expects a whole number from 1 to 10000, got \"0\""],
     [["run", "--rounds", "2"], "--rounds applies to an arena run only: add --arena"],
     [["run", "--generations"], "--generations expects a value"],
