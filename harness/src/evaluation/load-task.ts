@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
-import { EvolveError, readJson, zodIssues } from "../kernel/index.js";
+import { EvolveError, readJson, zodIssueLines, zodIssues } from "../kernel/index.js";
 import { TaskManifest } from "./task-manifest.js";
 import type { Grader, TaskInstance } from "./grader.js";
 import { GRADER_FILE, loadGraderModule } from "./grader-module.js";
@@ -110,7 +110,8 @@ export async function loadTask(dir: string): Promise<Task> {
   if (rawManifest !== undefined) {
     const parsed = TaskManifest.safeParse(rawManifest);
     if (parsed.success) manifest = parsed.data;
-    else problems.push(`task.json: ${zodIssues(parsed.error)}`);
+    // One line per field, as `evolve check` has always listed them.
+    else for (const issue of zodIssueLines(parsed.error)) problems.push(`task.json: ${issue}`);
   }
   if (manifest !== null && manifest.name !== basename(root))
     problems.push(`task.json: name "${manifest.name}" differs from the folder name "${basename(root)}"`);

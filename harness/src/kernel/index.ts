@@ -8,7 +8,7 @@ export { CommonErrorCode, ErrorCode, EvolveError, HarnessErrorCode, SandboxError
 export { WireJson, toWire, type JsonCompatible } from "./wire-json.js";
 export { Runtime } from "./runtime.js";
 export { ChoiceOutcome, ModelProbe } from "./model-probe.js";
-export { parseJson, readJson, zodIssues, type JsonRead } from "./read-json.js";
+export { parseJson, readJson, zodIssueLines, zodIssues, type JsonRead } from "./read-json.js";
 export { ContainerEndKind, type ContainerEnd } from "./container-end.js";
 export { MODULE_EXTENSION, PACKAGE_ROOT } from "./package-root.js";
 export {

@@ -12,9 +12,14 @@ export type JsonRead<T> =
   /** missing: no such file; unreadable: any other read error; not_json; schema: JSON of the wrong shape. */
   | { ok: false; problem: "missing" | "unreadable" | "empty" | "not_json" | "schema"; reason: string };
 
+/** "field.path: message", one per issue of a zod error. */
+export function zodIssueLines(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.length === 0 ? "(top level)" : i.path.join(".")}: ${i.message}`);
+}
+
 /** "field.path: message; ..." for a zod error. */
 export function zodIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length === 0 ? "(top level)" : i.path.join(".")}: ${i.message}`).join("; ");
+  return zodIssueLines(error).join("; ");
 }
 
 /** JSON text through `schema`. */
