@@ -59,12 +59,11 @@ describe("loadTask", () => {
     expect((error as EvolveError).code).toBe("invalid_task");
     const message = (error as EvolveError).message;
     for (const part of [
-      // The manifest's problems on one line, each field named (the manifest is read through zod).
       "task.json: name: name must be kebab-case",
-      "; description: ",
-      "; direction: ",
-      "; instanceTimeoutMs: ",
-      "; stages.threshold: ",
+      "task.json: description",
+      "task.json: direction",
+      "task.json: instanceTimeoutMs",
+      "task.json: stages.threshold",
       "visible.json[2]",
       'duplicate instance id "a"',
       "heldout.json: not JSON",
