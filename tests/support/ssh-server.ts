@@ -119,11 +119,6 @@ export async function startSshServer(): Promise<SshServer> {
         // The key files live in a temporary folder, not in a home with ssh's modes.
         "StrictModes no",
         "LogLevel VERBOSE",
-        // Docker's ssh transport can open a connection per API call: under load more than
-        // sshd's default 10 wait unauthenticated at once, and past that it drops them at
-        // random ("socket hang up" on our side). A server meant for a Docker client takes more.
-        "MaxStartups 200",
-        "MaxSessions 200",
         "",
       ].join("\n"),
     );
