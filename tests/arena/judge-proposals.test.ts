@@ -68,7 +68,7 @@ describe("judgeProposals", () => {
       { idPrefix: "arena-t0001", timeoutMs: 1_500, memoryMb: 96 },
     );
     expect(codes(verdicts)).toEqual(["oracle_timeout", "accepted", "oracle_memory", "accepted", "oracle_timeout", "oracle_timeout", "oracle_failed", "accepted"]);
-    expect(verdicts[0]).toMatchObject({ reason: "the oracle did not answer within 1.5 s; its process was stopped" });
+    expect(verdicts[0]).toMatchObject({ reason: "the oracle did not answer within 1.5 s of CPU time (15 s of wall time at most); its process was stopped" });
     expect(verdicts[2]).toMatchObject({ reason: expect.stringContaining("96 MiB") });
     expect(verdicts[6]).toMatchObject({ reason: expect.stringContaining("exit code 3") });
     const pids = [verdicts[1], verdicts[3], verdicts[7]].map(pidOf);

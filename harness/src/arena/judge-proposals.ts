@@ -14,6 +14,7 @@ import { ArenaInstance } from "./arena-record.js";
 import type { DiscardCode } from "./discard-code.js";
 import { JUDGE_TEXT_CHARS, jsonDepth, MAX_INSTANCE_BYTES, MAX_INSTANCE_DEPTH } from "./judge-protocol.js";
 import { JudgeWorker, type WorkerEnd } from "./judge-worker-process.js";
+import { WALL_BACKSTOP } from "../worker/index.js";
 
 export type ProposalVerdict =
   | { index: number; outcome: "accepted"; id: string; instance: ArenaInstance; proposal: WireJson; verdict: string }
@@ -22,7 +23,7 @@ export type ProposalVerdict =
 export interface JudgeOptions {
   /** Test ids are `${idPrefix}-${index + 1}`, e.g. "arena-t0003" → "arena-t0003-2". */
   idPrefix: string;
-  /** Wall clock of one judgement (schema, judge, instance check); default 2 s. */
+  /** CPU time of one judgement (schema, judge, instance check); default 2 s (harness/src/worker bounds it). */
   timeoutMs?: number;
   /** Heap cap of the worker process in MiB; default 256. */
   memoryMb?: number;
@@ -54,7 +55,7 @@ function jsonText(value: unknown): string | null {
 function limitVerdict(index: number, end: Exclude<WorkerEnd, { kind: "result" }>, timeoutMs: number, memoryMb: number): ProposalVerdict {
   switch (end.kind) {
     case "timeout":
-      return { index, outcome: "discarded", code: "oracle_timeout", reason: `the oracle did not answer within ${timeoutMs / 1000} s; its process was stopped` };
+      return { index, outcome: "discarded", code: "oracle_timeout", reason: `the oracle did not answer within ${timeoutMs / 1000} s of CPU time (${(timeoutMs * WALL_BACKSTOP) / 1000} s of wall time at most); its process was stopped` };
     case "out_of_memory":
       return { index, outcome: "discarded", code: "oracle_memory", reason: `the oracle ran out of its memory limit of ${memoryMb} MiB; its process was stopped` };
     case "exited":

@@ -56,9 +56,11 @@ export async function replaySelfModify(
     llm: { ...ctx.llm, port, runLedger: new BudgetLedger("run", ctx.llm.runLedger.limits, spentBefore(generations, child)) },
   };
   // The attempts its request listed, rebuilt from the same records (they are never rewritten).
+  // A run that shows attempts sent a list to every child, empty ones included (a record keeps
+  // only a non-empty list), and the seed acts on a list being there at all: so does the replay.
   const byId = new Map(generations.map((g) => [g.id, g]));
   const shown = (child.attempts ?? []).flatMap((id) => byId.get(id) ?? []);
-  const attempts = child.attempts === undefined ? undefined : attemptViews(shown, parent.id, generations);
+  const attempts = child.attempts !== undefined || ctx.economy.attempts > 0 ? attemptViews(shown, parent.id, generations) : undefined;
   const takeTo = join(workDir, "tree");
   // ctx.evaluate drafts of a task that needs a model: the task agent's answers come from the child's solve transcript.
   const solve = await replayedSolve(ctx, runDir, generations, child, "drafts");

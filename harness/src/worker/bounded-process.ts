@@ -1,12 +1,13 @@
 /**
  * One trusted child process that works on hostile input under limits: a heap cap, one job at
- * a time, a wall clock per job, SIGKILL on a limit, and its death told apart (out of memory,
+ * a time, a time limit per job (its own CPU time, with a wall-clock backstop), SIGKILL on a limit, and its death told apart (out of memory,
  * exited, timed out). The type checker (validation/) and the arena's oracle (arena/) each run
  * in one. A process rather than a worker thread: near its heap limit V8 can abort the whole
  * process on an allocation it cannot satisfy ("CALL_AND_RETRY_LAST Allocation failed"), and
  * that must never be the harness.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { cpuTimeMs } from "./cpu-time.js";
 
 /** How the wait for the process's next message ended. */
 export type ProcessEnd<M> = { kind: "message"; message: M } | { kind: "timeout" } | { kind: "out_of_memory" } | { kind: "exited"; detail: string };
@@ -23,6 +24,10 @@ export interface BoundedProcessOptions<M> {
 }
 
 const STDERR_CAP = 16_384;
+/** A job that idles rather than computes (an await that never settles) is stopped at this many times its limit of wall time. */
+export const WALL_BACKSTOP = 10;
+/** How soon a job's CPU time is read again when the limit's wall time has passed but its CPU time has not. */
+const CPU_POLL_MS = 100;
 /** How long an aborted process's last words (V8's out-of-memory report) may take to arrive after its exit. */
 const STDERR_WAIT_MS = 1_000;
 
@@ -77,17 +82,33 @@ export class BoundedProcess<M, J = unknown> {
     return !this.#dead;
   }
 
-  /** Sends `job` (when given) and waits at most `timeoutMs` for the next message, or the process's end. */
+  /**
+   * Sends `job` (when given) and waits for the next message or the process's end. A job is
+   * timed out once it has used `timeoutMs` of CPU time, or after WALL_BACKSTOP times that of
+   * wall time; where CPU time cannot be read (not Linux), and for a wait without a job, the
+   * limit is `timeoutMs` of wall time.
+   */
   next(timeoutMs: number, job?: J): Promise<ProcessEnd<M>> {
     if (job !== undefined) this.#unread = [];
     const unread = this.#unread.shift();
     if (unread !== undefined) return Promise.resolve({ kind: "message", message: unread });
     if (this.#dead) return Promise.resolve({ kind: "exited", detail: "the process is gone" });
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const cpuAtStart = job === undefined ? null : cpuTimeMs(this.#child.pid);
+      const wallLimit = performance.now() + (cpuAtStart === null ? timeoutMs : timeoutMs * WALL_BACKSTOP);
+      let timer: NodeJS.Timeout;
+      const check = (): void => {
+        const cpu = cpuAtStart === null ? null : cpuTimeMs(this.#child.pid);
+        const cpuLeft = cpu === null ? 0 : timeoutMs - (cpu - cpuAtStart!);
+        const wallLeft = wallLimit - performance.now();
+        if (cpuLeft > 0 && wallLeft > 0) {
+          timer = setTimeout(check, Math.min(Math.max(cpuLeft, CPU_POLL_MS), wallLeft));
+          return;
+        }
         this.#waiter = null;
         resolve({ kind: "timeout" });
-      }, timeoutMs);
+      };
+      timer = setTimeout(check, timeoutMs);
       this.#waiter = (end) => {
         clearTimeout(timer);
         resolve(end);

@@ -16,7 +16,7 @@ import { recordedTaskDir } from "./recorded-task.js";
 import { DEFAULT_ARCHIVE_ROOT } from "./run-settings.js";
 import { checkLimitsOf } from "../context/index.js";
 import { executeRun } from "./run-session.js";
-import { connectOwned, type RunIo } from "./start-run.js";
+import { connectOwned, sessionIo, type RunIo } from "./start-run.js";
 import { StartUp } from "./start-up.js";
 import { plural } from "../../text/index.js";
 import type { RunSummary } from "../view/index.js";
@@ -72,12 +72,9 @@ export async function resumeRun(run: string, io: RunIo & { root?: string }): Pro
       task,
       engine,
       validator,
-      llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
       seedDir: config.agentDir,
-      signal: io.signal,
-      sink: io.sink,
       checkDeaths: deathsWhileChecking(abandoned),
-      ...(io.session === undefined ? {} : { session: io.session }),
+      ...sessionIo(io, llmSetup),
     });
   });
 }

@@ -32,7 +32,7 @@ import { refuseWithoutModel } from "./model-requirement.js";
 import { recordedTaskDir } from "./recorded-task.js";
 import type { ProgressSink } from "../view/index.js";
 import { DEFAULT_TASK, DEFAULT_WARM_POOL, economyFor, newRunId, RunOptions, taskDirFor, workersFor, type ArenaOptions } from "./run-settings.js";
-import { executeRun } from "./run-session.js";
+import { executeRun, type SessionInputs } from "./run-session.js";
 import { StartUp } from "./start-up.js";
 import { plural } from "../../text/index.js";
 import type { RunSummary } from "../view/index.js";
@@ -55,6 +55,11 @@ export interface RunIo {
 export async function harnessVersion(): Promise<string> {
   const text = await readFile(resolve(PACKAGE_ROOT, "package.json"), "utf8");
   return z.object({ version: z.string().min(1) }).parse(JSON.parse(text)).version;
+}
+
+/** What a session takes of the outside world: the model (and a port serving it), Ctrl-C, the sink, the session label. */
+export function sessionIo(io: RunIo, setup: LlmSetup): Pick<SessionInputs, "llm" | "signal" | "sink" | "session"> {
+  return { llm: { setup, ...(io.port === undefined ? {} : { port: io.port }) }, signal: io.signal, sink: io.sink, ...(io.session === undefined ? {} : { session: io.session }) };
 }
 
 /** The run's engines: those handed in, or connected now through the command's wiring point. */
@@ -114,11 +119,8 @@ export async function startRun(request: RunRequest, io: RunIo): Promise<RunSumma
       task,
       engine,
       validator,
-      llm: { setup: llmSetup, ...(io.port === undefined ? {} : { port: io.port }) },
       seedDir: start.agentDir,
-      signal: io.signal,
-      sink: io.sink,
-      ...(io.session === undefined ? {} : { session: io.session }),
+      ...sessionIo(io, llmSetup),
     });
   });
 }
