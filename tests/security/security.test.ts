@@ -19,6 +19,7 @@ import { arenaAbuse } from "./cases/arena-abuse.js";
 import { hostileToolCallText } from "./cases/tool-call-text.js";
 import { attemptsFlood } from "./cases/attempts-flood.js";
 import { hostileAnswers } from "./cases/hostile-answers.js";
+import { solveLlmAbuse } from "./cases/solve-llm-abuse.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -54,6 +55,7 @@ const containerCases: Case[] = [
   ["19 hostile tool-call text (huge and nested tags, unknown tools, paths outside the tree, a million tiny calls, unbalanced fences)", hostileToolCallText, 420_000],
   ["20 hostile summaries shown to siblings as attempts (200 KB, control characters, forged outcome and held-out score)", attemptsFlood, 240_000],
   ["21 hostile answers to a coding task (endless loop, output flood, file system, network, a process, process.exit, heap, forged protocol, type bomb)", hostileAnswers, 900_000],
+  ["22 hostile solve-time model calls (malformed, a flood, past the budget, a hunt for the key)", solveLlmAbuse, 300_000],
 ];
 
 describe("security (host)", () => {
