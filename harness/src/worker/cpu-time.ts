@@ -9,9 +9,9 @@ import { readFileSync } from "node:fs";
 /** Linux reports /proc times in USER_HZ, 100 per second on every architecture Node runs on. */
 const MS_PER_TICK = 10;
 
-/** User plus system CPU time of the process (all its threads) in ms, or null where it cannot be read. */
+/** User plus system CPU time of the process (all its threads) in ms, or null where it cannot be read (no /proc: not Linux). */
 export function cpuTimeMs(pid: number | undefined): number | null {
-  if (pid === undefined || process.platform !== "linux") return null;
+  if (pid === undefined) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name, which sits in parentheses and may itself hold spaces.
