@@ -57,7 +57,9 @@ export async function memoryBomb(c: CaseContext): Promise<CaseVerdict> {
     attackSolve(`{ async memory() { const keep = []; for (;;) { const b = Buffer.alloc(16 << 20); b.fill(7); keep.push(b); } } }`),
   );
   try {
-    const run = await evaluateAttacks(c, build, ["memory"], { limits: { memoryBytes: 192 << 20 } });
+    // The instance clock is generous: under gVisor's ptrace platform on a loaded 2-core host,
+    // filling 192 MiB once took longer than the default 5 s, and the OOM report is what this checks.
+    const run = await evaluateAttacks(c, build, ["memory"], { limits: { memoryBytes: 192 << 20 }, instanceTimeoutMs: 20_000 });
     const r = run.byId("memory");
     expect(r.score).toBe(0);
     expect(r.error).toMatch(/^crash: .*out-of-memory killer/);
@@ -94,7 +96,8 @@ export async function floods(c: CaseContext): Promise<CaseVerdict> {
     async "stderr"() { const s = "e".repeat(1 << 16); for (;;) fs.writeSync(2, s); } }`),
   );
   try {
-    const run = await evaluateAttacks(c, build, ["stdout-lines", "stdout-raw", "stderr"], { instanceTimeoutMs: 3_000 });
+    // 8 s, not less: under runsc on a loaded host a stdout flood once met a 3 s clock before its cap.
+    const run = await evaluateAttacks(c, build, ["stdout-lines", "stdout-raw", "stderr"], { instanceTimeoutMs: 8_000 });
     const lines = run.byId("stdout-lines");
     const raw = run.byId("stdout-raw");
     const err = run.byId("stderr");
