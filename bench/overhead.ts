@@ -72,17 +72,21 @@ async function measureOverhead(warmPool: number, n: number, taskName: string): P
   }
 }
 
+/** A figure of a group with no children (none stopped, say) is a dash, not NaN. */
+const cell = (value: number | undefined): number | string => (value === undefined || Number.isNaN(value) ? "—" : value);
+const ms = (value: number | undefined): string => (value === undefined || Number.isNaN(value) ? "— (none)" : `${value.toFixed(0)} ms`);
+
 async function main(): Promise<void> {
   console.log(`overhead: task ${task}, ${generations} generations per variant, W = 1, offline strategy, warm pool ${variants.join(" / ")}`);
   const results: Variant[] = [];
   for (const pool of variants) results.push(await measureOverhead(pool, generations, task));
   const header = ["phase (ms)", ...results.flatMap((v) => [`valid p50 pool=${v.warmPool}`, `valid p95 pool=${v.warmPool}`, `stopped p50 pool=${v.warmPool}`])];
-  const body = BREAKDOWN_ROWS.map(({ key, label }) => [label, ...results.flatMap((v) => [v.valid.p50[key] ?? NaN, v.valid.p95[key] ?? NaN, v.stopped.p50[key] ?? NaN])]);
+  const body = BREAKDOWN_ROWS.map(({ key, label }) => [label, ...results.flatMap((v) => [cell(v.valid.p50[key]), cell(v.valid.p95[key]), cell(v.stopped.p50[key])])]);
   console.log(table([header, ...body]));
   for (const v of results) {
     console.log(
       `pool=${v.warmPool}: ${v.generations} children (${v.valid.n} valid, ${v.stopped.n} stopped), run wall ${(v.wallMs / 1000).toFixed(1)} s, load average ${v.loadBefore} → ${v.loadAfter}; ` +
-        `overhead p50 over valid children ${(v.valid.p50.overhead ?? NaN).toFixed(0)} ms (goal ≤ 500 ms with the pool), over stopped ones ${(v.stopped.p50.overhead ?? NaN).toFixed(0)} ms`,
+        `overhead p50 over valid children ${ms(v.valid.p50.overhead)} (goal ≤ 500 ms with the pool), over stopped ones ${ms(v.stopped.p50.overhead)}`,
     );
   }
   const techniques = [

@@ -52,10 +52,10 @@ async function overheadSection(): Promise<string> {
   const rows: (string | number)[][] = split
     ? [["phase (ms)", ...vs.flatMap((v) => [`valid p50, pool ${v.warmPool}`, `valid p95, pool ${v.warmPool}`, `stopped p50, pool ${v.warmPool}`])]]
     : [["phase (ms)", ...vs.flatMap((v) => [`p50, pool ${v.warmPool}`, `p95, pool ${v.warmPool}`])]];
-  for (const [k, label] of keys) rows.push([label, ...vs.flatMap((v) => (split ? [v.valid.p50[k] ?? NaN, v.valid.p95[k] ?? NaN, v.stopped.p50[k] ?? NaN] : [v.p50[k] ?? NaN, v.p95[k] ?? NaN]))]);
+  for (const [k, label] of keys) rows.push([label, ...vs.flatMap((v) => (split ? [cell(v.valid.p50[k]), cell(v.valid.p95[k]), cell(v.stopped.p50[k])] : [cell(v.p50[k]), cell(v.p95[k])]))]);
   const lines = vs.map((v) =>
     split
-      ? `- warm pool ${v.warmPool}${v.warmPool === DEFAULT_WARM_POOL ? " (the default of `evolve run`)" : ""}: ${v.generations} children of ${v.task} at W = 1 (${v.valid.n} valid, ${v.stopped.n} stopped); overhead p50 over valid children **${(v.valid.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.valid.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 0.5 s with the pool: ${v.valid.p50.overhead <= 500 ? "met" : "**not met**"}); over stopped ones ${(v.stopped.p50.overhead / 1000).toFixed(2)} s; load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`
+      ? `- warm pool ${v.warmPool}${v.warmPool === DEFAULT_WARM_POOL ? " (the default of `evolve run`)" : ""}: ${v.generations} children of ${v.task} at W = 1 (${v.valid.n} valid, ${v.stopped.n} stopped); overhead p50 over valid children **${(v.valid.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.valid.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 0.5 s with the pool: ${v.valid.p50.overhead <= 500 ? "met" : "**not met**"}); over stopped ones ${v.stopped.n === 0 ? "— (none stopped)" : `${(v.stopped.p50.overhead / 1000).toFixed(2)} s`}; load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`
       : `- warm pool ${v.warmPool}${v.warmPool === DEFAULT_WARM_POOL ? " (what `evolve run` uses by default)" : ""}: ${v.generations} children of ${v.task} at W = 1, overhead p50 **${(v.p50.overhead / 1000).toFixed(2)} s**, p95 ${(v.p95.overhead / 1000).toFixed(2)} s (goal p50 ≤ 1.5 s: ${v.p50.overhead <= 1500 ? "met" : "**not met**"}); load average ${v.loadBefore} → ${v.loadAfter}${when({ measuredAt: v.measuredAt })}.`,
   );
   const span = (v: Json): [number, number] => [Date.parse(v.measuredAt) - v.wallMs, Date.parse(v.measuredAt)];
@@ -71,10 +71,13 @@ ${md(rows)}
 
 ${lines.join("\n")}
 
-Where it goes: loading the meta agent module twice (the tree into the self-modify container, and the import gate) is ~${(agentLoad / 1000).toFixed(1)} s of the p50; compile ~${(worstFigures.compile / 1000).toFixed(1)} s; evaluation containers (load, grading) the rest. With the warm pool, container starts drop to ~0 ms.
+Where it goes (p50, pool ${worst.warmPool}): ctx.evaluate's drafts ~${((worstFigures.drafts ?? 0) / 1000).toFixed(1)} s; the workspace out of the self-modify container ~${(worstFigures.smTakeOut / 1000).toFixed(1)} s; loading the meta agent (and the import gate) ~${(agentLoad / 1000).toFixed(1)} s; compile ~${(worstFigures.compile / 1000).toFixed(1)} s; evaluation containers (load, grading) ~${((worstFigures.evalOther ?? 0) / 1000).toFixed(1)} s. With the warm pool, container starts drop to ~0 ms.
 Techniques: ${(worst.techniques as string[]).join("; ")}.
 `;
 }
+
+/** A phase no child of the group went through (none stopped, say) is a dash, not NaN. */
+const cell = (value: number | undefined): number | string => (value === undefined || Number.isNaN(value) ? "—" : value);
 
 const medianOf = (rounds: Json[], key: string): number => percentile(rounds.map((r) => r[key] as number), 50);
 
@@ -249,6 +252,36 @@ function growth(rows: Json[]): string {
     : "";
 }
 
+const CPU_PARTS = ["harness", "worker", "containers", "daemons", "shims"] as const;
+
+/** bench/cpu.ts: CPU-seconds per child by where they were spent, beside the run before the container cuts when it was kept. */
+async function cpuSection(): Promise<string> {
+  const now = await read("cpu");
+  if (now === null) return "## 8. Where a child's CPU goes\n\nNot measured yet: `npx tsx bench/cpu.ts`.\n";
+  const before = await read("cpu-before-container-cuts");
+  const total = (row: Json): number => CPU_PARTS.reduce((sum, k) => sum + (row.cpu[k] as number), 0);
+  const key = (row: Json): string => `${row.model} W=${row.workers}`;
+  const beforeRows = new Map<string, Json>(((before?.results.rows ?? []) as Json[]).map((r) => [key(r), r]));
+  const rows: (string | number)[][] = [["model, W", "children (valid)", ...CPU_PARTS, "total / child", "total / valid child", "containers / child", "before: children (valid)", "before: total / valid child", "before: containers / child", "load avg"]];
+  for (const r of now.results.rows as Json[]) {
+    const b = beforeRows.get(key(r));
+    const containers = (x: Json): number => Object.values(x.run.phases as Record<string, number>).reduce((a, n) => a + n, 0) / x.run.children;
+    rows.push([
+      key(r), `${r.run.children} (${r.run.valid})`, ...CPU_PARTS.map((k) => (r.cpu[k] as number) / r.run.children),
+      total(r) / r.run.children, total(r) / r.run.valid, containers(r),
+      b === undefined ? "—" : `${b.run.children} (${b.run.valid})`, b === undefined ? "—" : total(b) / b.run.valid, b === undefined ? "—" : containers(b), `${r.loadBefore} → ${r.loadAfter}`,
+    ]);
+  }
+  return `## 8. Where a child's CPU goes${when(now)}
+
+CPU-seconds per child on ${now.results.task}, offline and with the slow scripted model (${now.results.latencyMs} ms a call), warm pool ${now.results.warmPool}. "Before" is the same command at the commit before issue 29's container cuts${before === null ? " (not kept)" : when(before)}; its seed agent was older and made more empty diffs, so where its valid share differs, compare per child too.
+
+${md(rows)}
+
+${(now.results.notes as string[]).map((n) => `- ${n}`).join("\n")}
+`;
+}
+
 async function main(): Promise<void> {
   const any = (await read("overhead-pool0")) ?? (await read("overhead")) ?? (await read("throughput"));
   const machine = any?.machine as Json | undefined;
@@ -266,7 +299,8 @@ ${await throughputSection()}
 ${await searchSection()}
 ${await metaSection()}
 ${await scaleSection()}
-${await arenaSection()}`;
+${await arenaSection()}
+${await cpuSection()}`;
   await writeFile(join(BENCH_DIR, "RESULTS.md"), text);
   console.log(`wrote ${join(BENCH_DIR, "RESULTS.md")}`);
 }
