@@ -55,7 +55,13 @@ export async function arenaAbuse(c: CaseContext): Promise<CaseVerdict> {
     expect(flood?.proposals.at(-1)).toMatchObject({ reason: expect.stringMatching(/5,?000 more/) });
 
     // The oracle's trap doors: each bounded, and the fine proposal after them still judged.
-    expect(codes(oracleTraps)).toEqual(["oracle_failed", "oracle_memory", "oracle_timeout", "admitted"]);
+    // The heap blow-up ends at the worker's heap cap or at its 2 s of CPU time, whichever comes
+    // first: near its cap V8 spends CPU on last-resort collections (GC threads count too), and in
+    // CI under runsc the clock once came first. Either way it was stopped and a fresh worker judged
+    // the next one (tests/arena/judge-proposals checks the heap verdict itself, with a 96 MiB cap).
+    const traps = codes(oracleTraps);
+    expect([traps[0], traps[2], traps[3]]).toEqual(["oracle_failed", "oracle_timeout", "admitted"]);
+    expect(["oracle_memory", "oracle_timeout"]).toContain(traps[1]);
 
     // A stdout flood is the agent's console output: the runner sends it to stderr, which is
     // capped, so the answer still arrives on its own channel and the log kept stays small.
@@ -76,7 +82,7 @@ export async function arenaAbuse(c: CaseContext): Promise<CaseVerdict> {
     expect(generations.filter((g) => g.parent !== null)).toHaveLength(4);
     expect(arena.rounds.every((r) => r.suite.length <= 6)).toBe(true);
     return {
-      outcome: `flood: 8 of 5,008 read (3 schema, 1 too large, 1 duplicate, 1 not discriminating, 2 admitted); oracle hang, heap and throw bounded; 64 MiB of stdout kept as a capped log; held-out never reached`,
+      outcome: `flood: 8 of 5,008 read (3 schema, 1 too large, 1 duplicate, 1 not discriminating, 2 admitted); oracle hang, heap (${traps[1]}) and throw bounded; 64 MiB of stdout kept as a capped log; held-out never reached`,
       containMs: wallMs,
     };
   } finally {
