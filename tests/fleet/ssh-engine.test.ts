@@ -41,7 +41,10 @@ describe("an engine reached over ssh://", () => {
     const loginsBefore = await server.logins();
     const summary = await startRun({ generations: 2, seed: 4, out, runId: "over-ssh", workers: 1 }, { sink, signal: new AbortController().signal, env: {}, engine: overSsh(clientEnv()) });
     expect(summary.end, sink.text()).toBe("finished");
-    expect(await server.logins()).toBeGreaterThan(loginsBefore);
+    // Its hundreds of requests share a few logins (sandbox/src/connect/ssh-dial-agent.ts), not one each.
+    const logins = (await server.logins()) - loginsBefore;
+    expect(logins).toBeGreaterThan(0);
+    expect(logins).toBeLessThanOrEqual(5);
     const { generations, problems } = await readConsistentRun(join(out, "over-ssh"));
     expect(problems).toEqual([]);
     expect(generations.map((g) => g.id)).toEqual(["g0000", "g0001", "g0002"]);
@@ -67,7 +70,9 @@ describe("an engine reached over ssh://", () => {
       const replayed = await evolve("replay", "over-ssh", "g0002", "--out", out, "--engine", server.url);
       expect(replayed.code, `${replayed.stdout}\n${replayed.stderr}`).toBe(0);
       expect(replayed.stdout).toMatch(/reproduced/);
-      expect(await server.logins()).toBeGreaterThan(loginsBefore);
+      const logins = (await server.logins()) - loginsBefore;
+      expect(logins).toBeGreaterThan(0);
+      expect(logins).toBeLessThanOrEqual(5);
     } finally {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];

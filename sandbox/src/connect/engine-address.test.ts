@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveEngineAddress, uniqueNames } from "./engine-address.js";
 import { engineSelection } from "./engine-selection.js";
+import { SshDialAgent } from "./ssh-dial-agent.js";
 import { defaultSlots } from "../fleet/fleet-member.js";
 
 let config: string;
@@ -71,8 +72,12 @@ describe("engine addresses", () => {
     await mkdir(join(config, ".ssh"), { recursive: true });
     await writeFile(join(config, ".ssh", "known_hosts"), `[192.0.2.10]:2222 ssh-ed25519 ${Buffer.from("a host key").toString("base64")}\n`);
     const ssh = await resolveEngineAddress({ spec: "ssh://builder@192.0.2.10:2222" }, { ...env(), HOME: config });
-    expect(ssh).toMatchObject({ name: "192.0.2.10", endpoint: "ssh://builder@192.0.2.10:2222", options: { protocol: "ssh", host: "192.0.2.10", port: 2222, username: "builder" } });
-    const verify = (ssh.options?.sshOptions as { hostVerifier: (key: Buffer) => boolean }).hostVerifier;
+    expect(ssh).toMatchObject({ name: "192.0.2.10", endpoint: "ssh://builder@192.0.2.10:2222", options: { protocol: "http", host: "192.0.2.10", port: 2222 } });
+    const agent = (ssh.options as { agent?: unknown } | null)?.agent;
+    expect(agent).toBeInstanceOf(SshDialAgent);
+    const target = (agent as SshDialAgent).target;
+    expect(target).toMatchObject({ host: "192.0.2.10", port: 2222, username: "builder" });
+    const verify = target.hostVerifier;
     expect(verify(Buffer.from("a host key"))).toBe(true);
     expect(verify(Buffer.from("another key"))).toBe(false);
     const viaContext = await resolveEngineAddress({ spec: "sock" }, env());

@@ -9,6 +9,7 @@ import { dockerConfigDir, readDockerContext, readTlsFiles, type TlsFiles } from 
 import type { EngineEntry } from "./engine-selection.js";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
 import { hostKeyVerifier, keysFor, knownHostsName, readKnownHosts } from "./known-hosts.js";
+import { SshDialAgent, type SshTarget } from "./ssh-dial-agent.js";
 
 export interface EngineAddress {
   /** The entry's label, else the context name, else the URL's host. */
@@ -71,8 +72,8 @@ async function fromUrl(url: string, label: string | undefined, tls: () => Promis
       return { name: label ?? parsed.hostname, endpoint, options };
     }
     case "ssh:": {
-      // dockerode's SSH transport runs `docker system dial-stdio` on the remote host, through the
-      // ssh-agent; it checks no host key, so the key must be one known_hosts trusts for the host.
+      // Each request runs `docker system dial-stdio` on the remote host over a shared login
+      // (ssh-dial-agent.ts), through the ssh-agent; only a host key known_hosts trusts is accepted.
       const port = parsed.port === "" ? 22 : Number(parsed.port);
       const username = decodeURIComponent(parsed.username) || undefined;
       const agent = env["SSH_AUTH_SOCK"];
@@ -83,14 +84,10 @@ async function fromUrl(url: string, label: string | undefined, tls: () => Promis
           hint: `check the host's key fingerprint, then \`ssh -p ${port} ${parsed.host.replace(/:\d+$/, "")}\` once (or ssh-keyscan) to add it; evolve never accepts an unknown host key`,
         });
       }
-      const options: Docker.DockerOptions = {
-        ...NOTHING_FROM_ENV,
-        protocol: "ssh",
-        host: parsed.hostname,
-        port,
-        ...(username === undefined ? {} : { username }),
-        sshOptions: { ...(agent === undefined ? {} : { agent }), hostVerifier: hostKeyVerifier(keys) },
-      };
+      const target: SshTarget = { host: parsed.hostname, port, hostVerifier: hostKeyVerifier(keys), ...(username === undefined ? {} : { username }), ...(agent === undefined ? {} : { agent }) };
+      // Plain HTTP over the agent's channels; "host" only names the engine in the Host header.
+      // (docker-modem takes an `agent`; dockerode's option type does not list it.)
+      const options: Docker.DockerOptions & { agent: SshDialAgent } = { ...NOTHING_FROM_ENV, protocol: "http", host: parsed.hostname, port, agent: new SshDialAgent(target) };
       return { name: label ?? parsed.hostname, endpoint: `ssh://${username === undefined ? "" : `${username}@`}${parsed.host}`, options };
     }
     default:
