@@ -1,6 +1,8 @@
 /**
- * The seed meta agent against every persona of the model zoo (tests/support/model-zoo), in a
- * real container, through the real broker and openai client: the harness's probe learns the
+ * The seed meta agent against every persona of the model zoo (tests/support/model-zoo), on the
+ * in-memory engine (the real runner in a child process: what is tested is the seed's reading of
+ * replies, not isolation; security case 19 runs the seed against hostile replies in a real
+ * container), through the real broker and openai client: the harness's probe learns the
  * persona's mode, the seed is told it (request.llm) as a run would tell it, and the edit the
  * persona means ends up in the tree, whatever format it came in, with the summary naming the
  * format and the repairs; a persona that never edits ends its generation early, with a reason.
@@ -14,7 +16,8 @@ import type { ModelProbe } from "../../harness/src/kernel/index.js";
 import { createValidator } from "../../harness/src/validation/index.js";
 import { filesAfter, persona, PERSONAS, planEdit, startZooServer, viewOf, type Persona } from "../support/model-zoo/index.js";
 import type { ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
-import { testEngine, type TestEngine } from "../support/test-engine.js";
+import { memoryEngine } from "../support/memory-engine.js";
+import type { TestEngine } from "../support/test-engine.js";
 import { improveWithLlm, seedBuild, type AgentBuild } from "./llm-improve.js";
 
 let env: TestEngine;
@@ -22,7 +25,7 @@ let work: string;
 let seed: AgentBuild;
 
 beforeAll(async () => {
-  env = await testEngine();
+  env = await memoryEngine();
   work = await mkdtemp(join(tmpdir(), "evolve-seed-habits-"));
   seed = await seedBuild(createValidator(), work);
 });
