@@ -14,7 +14,7 @@ import { connectEngines, LOCAL_ENGINE } from "../sandbox/src/index.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import { BREAKDOWN_ROWS, breakdown, type Breakdown } from "./lib/generation-breakdown.js";
 import { removeRoot, runEvolution } from "./lib/run-evolution.js";
-import { percentile, saveResults, table } from "./lib/stats.js";
+import { cell, percentile, saveResults, table } from "./lib/stats.js";
 import { timingEngine } from "./lib/timing-engine.js";
 
 checkArgs("npx tsx bench/overhead.ts [--generations 20] [--task email-validation] [--pool both|off|on] [--pool-size 2]");
@@ -72,8 +72,6 @@ async function measureOverhead(warmPool: number, n: number, taskName: string): P
   }
 }
 
-/** A figure of a group with no children (none stopped, say) is a dash, not NaN. */
-const cell = (value: number | undefined): number | string => (value === undefined || Number.isNaN(value) ? "—" : value);
 const ms = (value: number | undefined): string => (value === undefined || Number.isNaN(value) ? "— (none)" : `${value.toFixed(0)} ms`);
 
 async function main(): Promise<void> {

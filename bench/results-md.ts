@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_WARM_POOL } from "../harness/src/evolution/index.js";
 import { checkArgs } from "./lib/args.js";
-import { BENCH_DIR, percentile, table } from "./lib/stats.js";
+import { BENCH_DIR, cell, percentile, table } from "./lib/stats.js";
 
 checkArgs("npx tsx bench/results-md.ts");
 
@@ -75,9 +75,6 @@ Where it goes (p50, pool ${worst.warmPool}): ctx.evaluate's drafts ~${((worstFig
 Techniques: ${(worst.techniques as string[]).join("; ")}.
 `;
 }
-
-/** A phase no child of the group went through (none stopped, say) is a dash, not NaN. */
-const cell = (value: number | undefined): number | string => (value === undefined || Number.isNaN(value) ? "—" : value);
 
 const medianOf = (rounds: Json[], key: string): number => percentile(rounds.map((r) => r[key] as number), 50);
 

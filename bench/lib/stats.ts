@@ -40,3 +40,6 @@ export async function saveResults(name: string, results: unknown): Promise<strin
   await writeFile(file, JSON.stringify({ measuredAt: new Date().toISOString(), machine, results }, null, 2) + "\n");
   return file;
 }
+
+/** A table cell for a figure a group may lack (no child stopped, say): a dash, not NaN. */
+export const cell = (value: number | undefined): number | string => (value === undefined || Number.isNaN(value) ? "—" : value);
