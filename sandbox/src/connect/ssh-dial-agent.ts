@@ -26,9 +26,13 @@ export const MAX_CHANNELS = 8;
 export const IDLE_MS = 10_000;
 /** A login that has not finished by then is a failed connection. */
 const READY_TIMEOUT_MS = 20_000;
+/** A channel the server has not opened by then is refused, and its login closed: a server that logs in and then stalls must not hang a call. */
+export const CHANNEL_TIMEOUT_MS = 20_000;
 
 export interface SshTarget {
   host: string;
+  /** For tests: a shorter CHANNEL_TIMEOUT_MS. */
+  channelTimeoutMs?: number;
   port: number;
   username?: string;
   /** The ssh-agent socket (SSH_AUTH_SOCK): the only way evolve authenticates. */
@@ -107,9 +111,7 @@ export class SshDialAgent extends Agent {
     this.setBusy(state, true);
     try {
       await login.ready;
-      const stream = await new Promise<Duplex>((resolve, reject) => {
-        login.client.exec("docker system dial-stdio", (error, channel) => (error ? reject(error) : resolve(channel)));
-      });
+      const stream = await this.exec(login);
       // The agent refs a reused socket; a channel holds nothing open itself (its login's TCP
       // socket does, and setBusy refs that), so these are no-ops it can call.
       Object.assign(stream, { ref: () => stream, unref: () => stream });
@@ -120,6 +122,23 @@ export class SshDialAgent extends Agent {
       this.closeChannel(state);
       throw error;
     }
+  }
+
+  /** `docker system dial-stdio` on the login, within the channel time limit. */
+  private exec(login: Login): Promise<Duplex> {
+    const limitMs = this.target.channelTimeoutMs ?? CHANNEL_TIMEOUT_MS;
+    return new Promise<Duplex>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.close(login);
+        reject(new Error(`ssh: ${this.target.host} did not open a channel within ${limitMs} ms`));
+      }, limitMs);
+      login.client.exec("docker system dial-stdio", (error, channel) => {
+        clearTimeout(timer);
+        // A channel opened after the limit is closed with its login (close() above).
+        if (error) reject(error);
+        else resolve(channel);
+      });
+    });
   }
 
   private closeChannel(state: ChannelState): void {
