@@ -6,7 +6,7 @@
  * hostile values must meet the same checks as over a socket (hostile-engine-reply.test.ts).
  */
 import Docker from "dockerode";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { Server, utils, type Connection } from "ssh2";
 import { afterEach, describe, expect, it } from "vitest";
 import { DockerEngine } from "../../sandbox/src/docker/docker-engine.js";
@@ -54,6 +54,17 @@ afterEach(async () => {
 });
 
 describe("a hostile ssh:// engine", () => {
+  it("where nothing listens fails the call with the reason, and the process lives on", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    agent = new SshDialAgent({ host: "127.0.0.1", port, hostVerifier: () => false });
+    const engine = new DockerEngine(new Docker({ protocol: "http", host: "127.0.0.1", port, agent } as Docker.DockerOptions), { name: "gone", endpoint: `ssh://127.0.0.1:${port}`, warmPool: 0 });
+    await expect(engine.info()).rejects.toThrow(/ECONNREFUSED/);
+    expect(agent.openLogins).toBe(0);
+  });
+
   it("that logs in and never opens a channel fails the call within the channel limit, saying so", async () => {
     const engine = await fakeSshEngine("stall");
     const started = performance.now();

@@ -17,6 +17,7 @@
  */
 import { Agent, type AgentOptions, type ClientRequest } from "node:http";
 import { connect as connectTcp, type Socket } from "node:net";
+import { userInfo } from "node:os";
 import type { Duplex } from "node:stream";
 import { Client, type ConnectConfig } from "ssh2";
 
@@ -71,9 +72,9 @@ export class SshDialAgent extends Agent {
     super({ maxFreeSockets: MAX_CHANNELS / 2, ...options, keepAlive: true });
   }
 
-  /** Logins open now (for tests: requests share them). */
+  /** Logins open now (closed ones leave the list; for tests: requests share them). */
   get openLogins(): number {
-    return this.logins.filter((l) => !l.closed).length;
+    return this.logins.length;
   }
 
   override createConnection(_options: unknown, callback: (error: Error | null, stream?: Duplex) => void): undefined {
@@ -155,22 +156,30 @@ export class SshDialAgent extends Agent {
       port: this.target.port,
       readyTimeout: READY_TIMEOUT_MS,
       hostVerifier: this.target.hostVerifier,
-      ...(this.target.username === undefined ? {} : { username: this.target.username }),
+      // As ssh does: no user in the URL means the local user's name.
+      username: this.target.username ?? userInfo().username,
       ...(this.target.agent === undefined ? {} : { agent: this.target.agent }),
     };
     const login: Login = { client, socket, channels: 0, busy: 0, closed: false, idle: null, ready: Promise.resolve() };
     login.ready = new Promise<void>((resolve, reject) => {
-      client.once("ready", resolve);
-      // `on`, not `once`: ssh2 may report more than one error, and an unheard one would crash the process.
-      client.on("error", (error) => {
+      const fail = (error: Error): void => {
         this.close(login);
         reject(error);
-      });
+      };
+      client.once("ready", resolve);
+      // `on`, not `once`: ssh2 and the socket may report more than one error, and an unheard one
+      // would crash the process (a refused connection is reported by the socket itself).
+      client.on("error", fail);
+      socket.on("error", fail);
+      client.once("close", () => this.close(login));
+      try {
+        client.connect(config);
+      } catch (error) {
+        fail(error as Error);
+      }
     });
     // A failed login is reported through `ready`; this keeps an unawaited rejection quiet.
     login.ready.catch(() => undefined);
-    client.once("close", () => this.close(login));
-    client.connect(config);
     this.logins.push(login);
     return login;
   }
