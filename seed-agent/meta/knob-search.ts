@@ -76,9 +76,16 @@ function diagnosticKeys(sf: SourceFile): Set<string> {
   return keys;
 }
 
+/**
+ * The meta agent's own folder: its settings are annotated (SELF); its plain literals are its
+ * code (compiler options typed by packages the in-memory check cannot see, protocol limits),
+ * and moving one broke the child's compile where that check saw nothing.
+ */
+const META_DIR = "meta/";
+
 function knobsOf(path: string, sf: SourceFile): Knob[] {
   const annotated = annotatedKnobs(path, sf);
-  if (annotated.length > 0 || !search.literalFallback) return annotated;
+  if (annotated.length > 0 || !search.literalFallback || path.startsWith(META_DIR)) return annotated;
   return literalKnobs(path, sf, annotated);
 }
 

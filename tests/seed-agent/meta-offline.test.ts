@@ -103,6 +103,24 @@ describe("seed meta agent, offline strategy", () => {
     }
   });
 
+  it("never moves a plain number in its own meta/ code, even with no annotated setting left", async () => {
+    // Once moved `moduleResolution: 99` in meta/knob-search.ts: the in-memory check cannot see
+    // ts-morph's types, and the child failed to compile (bench/models.ts, sort-numbers).
+    const tree = join(work, "plain-tree");
+    await cp(SEED_DIR, tree, { recursive: true });
+    const paramsPath = join(tree, "meta/search-params.ts");
+    await writeFile(paramsPath, (await readFile(paramsPath, "utf8")).replace(/ *\/\/ evolve:.*$/gm, ""));
+    const plainBuild = join(work, "plain-build");
+    expect(await compileTree(validator, tree, plainBuild, SEED_DIR)).toBeNull();
+    for (const seed of [1, 2, 3, 4]) {
+      const { report, tree: after } = await improveOffline(tree, "email-validation", seed, [], plainBuild);
+      const before = await readOwnTree(tree);
+      const changed = changedPaths(before, after);
+      expect(changed.length, report.summary).toBeGreaterThan(0);
+      expect(changed.filter((p) => p.startsWith("meta/")), report.summary).toEqual([]);
+    }
+  });
+
   it("tries another knob when an edit would add a type error to its file", async () => {
     // The fixture's only task knob can only move to a value its declared type forbids.
     const tree = join(work, "typed-tree");
