@@ -9,7 +9,8 @@ import { readFile } from "node:fs/promises";
 import { generationPaths, readRunRecord, type GenerationRecord } from "../../harness/src/archive/index.js";
 import { parseTranscript } from "../../harness/src/llm/index.js";
 import type { SandboxEngine } from "../../sandbox/src/index.js";
-import { startZooServer, type Persona } from "../../tests/support/model-zoo/index.js";
+import { planEdit, startZooServer, viewOf, type Persona } from "../../tests/support/model-zoo/index.js";
+import type { RecordedRequest } from "../../tests/support/scripted-openai-server.js";
 import { benchArchiveRoot, removeRoot, runEvolution } from "./run-evolution.js";
 
 /** What one generation amounted to. */
@@ -18,6 +19,12 @@ export interface GenerationRow {
   status: "valid" | "invalid" | "duplicate";
   /** The child's edit came from the model (its summary starts "llm"), not the offline fallback. */
   byModel: boolean;
+  /**
+   * The persona had an edit to write for this generation in some reply. On the task the seed
+   * does not know it has one only while the tree lacks a solver (tests/support/model-zoo/edit-plan.ts):
+   * a generation without one measures the persona's silence, not the harness.
+   */
+  offered: boolean;
   improving: boolean;
   tokens: number;
   /** Model calls of the meta agent (HTTP retries of one call count once). */
@@ -51,7 +58,7 @@ export async function personaRun(engine: SandboxEngine, p: Persona, task: { name
       persona: p.name,
       task: task.name,
       probe: probe === null ? null : { mode: probe.mode, reason: probe.reason, calls: probe.calls, tokens: probe.tokens.prompt + probe.tokens.completion },
-      generations: await rows(run.runDir, run.generations),
+      generations: await rows(run.runDir, run.generations, offeredIn(server.chatRequests())),
       wallMs: performance.now() - started,
       error: run.problems.length > 0 ? `archive problems: ${run.problems.join("; ")}` : null,
     };
@@ -63,7 +70,17 @@ export async function personaRun(engine: SandboxEngine, p: Persona, task: { name
   }
 }
 
-async function rows(runDir: string, records: readonly GenerationRecord[]): Promise<GenerationRow[]> {
+/** Generations for which some request let the persona plan an edit. */
+function offeredIn(requests: readonly RecordedRequest[]): Set<string> {
+  const offered = new Set<string>();
+  for (const request of requests) {
+    const view = viewOf(request);
+    if (view.generation !== null && !view.probe && planEdit(view) !== null) offered.add(view.generation);
+  }
+  return offered;
+}
+
+async function rows(runDir: string, records: readonly GenerationRecord[], offered: ReadonlySet<string>): Promise<GenerationRow[]> {
   const byId = new Map(records.map((r) => [r.id, r]));
   const out: GenerationRow[] = [];
   for (const r of records) {
@@ -75,7 +92,7 @@ async function rows(runDir: string, records: readonly GenerationRecord[]): Promi
     const improving = r.status.kind === "valid" && r.scores.visible !== null && before !== null && r.scores.visible > before;
     const fallback = /llm gave no applicable edit: (.*)\)$/.exec(summary)?.[1] ?? "";
     const reason = r.status.kind === "invalid" ? `${r.status.stage}: ${r.status.code}: ${r.status.message}` : byModel ? "" : fallback === "" ? "no reason recorded" : fallback;
-    out.push({ id: r.id, status: r.status.kind, byModel, improving, tokens: r.tokens.prompt + r.tokens.completion, calls: await modelCalls(runDir, r.id), reason });
+    out.push({ id: r.id, status: r.status.kind, byModel, offered: offered.has(r.id), improving, tokens: r.tokens.prompt + r.tokens.completion, calls: await modelCalls(runDir, r.id), reason });
   }
   return out;
 }
