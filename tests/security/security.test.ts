@@ -94,8 +94,8 @@ describe("security, host exhaustion", () => {
   it(name, () => runCase(env, name, "host", checkerBombs), 420_000);
 });
 
-// 200k files under gVisor's ptrace platform saturate both cores for most of a minute: on
-// their own, so they do not skew the other cases' times to contain.
+// 20k files made under gVisor's ptrace platform load both cores: on their own, so they do
+// not skew the other cases' times to contain.
 describe.each(runtimesUnderTest())("security, heavy (%s)", (runtime) => {
   const name = "9 hostile workspace archives (made in the container)";
   it(name, () => runCase(env, name, runtime, containerArchives), 240_000);

@@ -1,6 +1,6 @@
 /**
  * Hostile workspace archives. Made for real inside a self-modification container by a
- * hostile meta agent (symlink to /etc, hard link, 200k files, a sparse 10 GB file), and
+ * hostile meta agent (symlink to /etc, hard link, 20k files, a sparse 10 GB file), and
  * hand-built by tar-builder for what a real filesystem cannot hold (`..` and absolute
  * paths, links followed by writes through them, lying sizes, entries below files). Each is
  * refused before a byte is written, and nothing outside the destination changes.
@@ -27,7 +27,7 @@ export async function improve(request, ctx) {
     case "hardlink": fs.linkSync(A + "/task/index.ts", A + "/task/hard.ts"); break;
     case "many-files": {
       fs.mkdirSync(A + "/many");
-      for (let d = 0; d < 200; d++) { const dir = A + "/many/d" + d; fs.mkdirSync(dir); for (let i = 0; i < 1000; i++) fs.closeSync(fs.openSync(dir + "/f" + i, "w")); }
+      for (let d = 0; d < 20; d++) { const dir = A + "/many/d" + d; fs.mkdirSync(dir); for (let i = 0; i < 1000; i++) fs.closeSync(fs.openSync(dir + "/f" + i, "w")); }
       break;
     }
     case "sparse": { const fd = fs.openSync(A + "/task/huge.ts", "w"); fs.ftruncateSync(fd, 10 * 2 ** 30); fs.closeSync(fd); break; }
@@ -41,6 +41,12 @@ async function listAll(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true })).map(String).sort();
 }
 
+/**
+ * "many-files" makes 20,000 empty files, ten times the entry cap (sandbox/src/port/limits.ts):
+ * enough that only the cap stops it. It made 200,000 until 2026-11-26, which under gVisor's
+ * ptrace platform took most of a minute and a half of both cores and checked nothing more: the
+ * byte cap on the archive is met by "sparse" here and by the 200k entries crafted below.
+ */
 const IN_CONTAINER: Record<string, RegExp> = {
   symlink: /^symbolic link refused: .*-> \/etc/,
   hardlink: /^hard link refused: /,
