@@ -128,7 +128,7 @@ describe("a run on several engines", () => {
     const started: ChildProcess[] = [];
     const flags = ["--engine", a.context, "--engine", b.context];
     try {
-      const first = spawnEvolve(["run", "--generations", "8", "--seed", "9", "--out", out, ...flags], started);
+      const first = spawnEvolve(["run", "--generations", "8", "--seed", "9", "--evaluations", "0", "--out", out, ...flags], started);
       await waitFor(async () => (first.output().match(/^g\d{4} <- /gm) ?? []).length >= 2, first.exit, 240_000);
       first.child.kill("SIGKILL");
       await first.exit;
@@ -165,6 +165,9 @@ describe("a run on several engines", () => {
  * A 14-child run on three engines; `fail` is done to `victim` while its first child
  * container runs, `mend` a second after the fleet marked it down. Nothing may be lost or
  * recorded twice; the events must say what happened; the victim must take containers again.
+ * Without ctx.evaluate drafts (`evaluations: 0`, as in the resume test): what is tested is
+ * where containers go when an engine fails, and the drafts' containers only tripled the CPU
+ * each child costs; the first test keeps them.
  */
 async function runWithFault(runId: string, victim: ExtraEngine, fail: () => Promise<void>, mend: () => Promise<void>): Promise<void> {
   const seen: EngineEvent[] = [];
@@ -184,7 +187,7 @@ async function runWithFault(runId: string, victim: ExtraEngine, fail: () => Prom
     return fleet;
   };
   const sink = memorySink();
-  const summary = await startRun({ generations: 14, seed: 5, out, runId }, { sink, signal: new AbortController().signal, env: {}, engine: connect });
+  const summary = await startRun({ generations: 14, seed: 5, evaluations: 0, out, runId }, { sink, signal: new AbortController().signal, env: {}, engine: connect });
   await mended;
   expect(summary.end, sink.text()).toBe("finished");
   expect(failed).not.toBeNull();
