@@ -1,6 +1,7 @@
-// Entry of the check worker process. In the packed package the body is compiled JavaScript
-// beside this file (scripts/build-package.mjs); in a checkout it is TypeScript, loaded
-// through tsx, which this process registers itself.
+// Entry of the check worker process. Where the harness runs compiled (the packed package's
+// dist/, a checkout's CLI: scripts/compile-harness.mjs) the body is JavaScript beside this
+// file; where it runs as TypeScript (the tests, tsx) it is loaded through tsx, which this
+// process registers itself.
 import { existsSync } from "node:fs";
 
 const compiled = new URL("./check-worker.js", import.meta.url);

@@ -1,0 +1,64 @@
+/**
+ * A checkout's CLI runs the harness compiled into .evolve-cache/harness/<key>/
+ * (scripts/checkout-build.mjs): on a copy of the checkout's sources, a changed source must
+ * give a new build that the next command runs, an unchanged one must reuse the build, and a
+ * build that cannot be made must fall back to the TypeScript with one line saying why.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const exec = promisify(execFile);
+const ROOT = join(import.meta.dirname, "../..");
+let copy: string;
+
+beforeAll(async () => {
+  copy = await mkdtemp(join(tmpdir(), "evolve-checkout-"));
+  for (const path of ["bin", "scripts", "harness/src", "sandbox/src", "sandbox/runner", "package.json"]) await cp(join(ROOT, path), join(copy, path), { recursive: true });
+  await mkdir(join(copy, ".git"));
+  await symlink(join(ROOT, "node_modules"), join(copy, "node_modules"));
+});
+afterAll(async () => {
+  if (copy) await rm(copy, { recursive: true, force: true });
+});
+
+const help = () => exec(process.execPath, [join(copy, "bin/evolve.js"), "--help"], { cwd: copy, timeout: 60_000 });
+const builds = async (): Promise<string[]> => ((await readdir(join(copy, ".evolve-cache/harness")).catch(() => [])) as string[]).sort();
+
+describe("the checkout's compiled copy", () => {
+  it("is built at the first command, reused while the sources are unchanged, and built again when one changes", async () => {
+    const first = await help();
+    expect(first.stdout).toContain("evolve: run self-rewriting agents safely in Docker containers");
+    expect(first.stderr).toBe("");
+    const [built] = await builds();
+    expect(await builds()).toHaveLength(1);
+    const main = join(copy, ".evolve-cache/harness", built!, "harness/src/cli/main.js");
+    const mtime = (await stat(main)).mtimeMs;
+
+    await help();
+    expect(await builds()).toEqual([built]);
+    expect((await stat(main)).mtimeMs).toBe(mtime);
+
+    const source = join(copy, "harness/src/cli/main.ts");
+    await writeFile(source, (await readFile(source, "utf8")).replace("run self-rewriting agents safely", "run self-rewriting agents, edited"));
+    const edited = await help();
+    expect(edited.stdout).toContain("evolve: run self-rewriting agents, edited in Docker containers");
+    expect(await builds()).toHaveLength(2);
+  }, 120_000);
+
+  it("runs the TypeScript, saying why in one line, when the build cannot be written", async () => {
+    // A file where the cache folder should be (a read-only mode would not stop root).
+    await rm(join(copy, ".evolve-cache"), { recursive: true, force: true });
+    await writeFile(join(copy, ".evolve-cache"), "not a folder\n");
+    const source = join(copy, "harness/src/cli/main.ts");
+    await writeFile(source, (await readFile(source, "utf8")).replace("agents, edited in", "agents, edited again in"));
+    const fallback = await help();
+    expect(fallback.stdout).toContain("evolve: run self-rewriting agents, edited again in Docker containers");
+    expect(fallback.stderr).toMatch(/^evolve: running the TypeScript through tsx \(the compiled copy could not be built: .+\)\n$/);
+    expect(existsSync(join(copy, ".evolve-cache"))).toBe(true);
+  }, 120_000);
+});
