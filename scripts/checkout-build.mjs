@@ -10,12 +10,16 @@
 // people type and every CLI process the tests start.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { readdir, rm, stat } from "node:fs/promises";
+import { readdir, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { compileInto, plan } from "./compile-harness.mjs";
 
-/** Builds of other sources are removed once this old: a long run may still import from its own. */
-const STALE_MS = 7 * 24 * 3600_000;
+/**
+ * A build no command has started from for this long is removed when another is made (each
+ * is about 2 MB, one per edit that a command followed). Not sooner: a run started from an
+ * older build still imports modules from it as it goes.
+ */
+const UNUSED_MS = 24 * 3600_000;
 
 /** The key of `root`'s sources as they are now. */
 async function sourceKey(root) {
@@ -34,7 +38,11 @@ async function sourceKey(root) {
 export async function checkoutBuild(root) {
   const cache = join(root, ".evolve-cache/harness");
   const dir = join(cache, await sourceKey(root));
-  if (existsSync(join(dir, "harness/src/cli/main.js"))) return dir;
+  if (existsSync(join(dir, "harness/src/cli/main.js"))) {
+    const now = new Date();
+    await utimes(dir, now, now).catch(() => undefined);
+    return dir;
+  }
   await compileInto(root, dir, { replace: false });
   await removeStale(cache);
   return dir;
@@ -44,6 +52,6 @@ async function removeStale(cache) {
   for (const name of await readdir(cache)) {
     const path = join(cache, name);
     const age = Date.now() - (await stat(path).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
-    if (age > STALE_MS) await rm(path, { recursive: true, force: true });
+    if (age > UNUSED_MS) await rm(path, { recursive: true, force: true });
   }
 }
