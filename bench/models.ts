@@ -105,7 +105,7 @@ function markdown(rows: readonly PersonaTotals[]): string {
   const lines = rows.map((t) => {
     const perChild = t.validByModel === 0 ? "–" : Math.round(t.tokens / t.validByModel).toLocaleString("en");
     const goal = t.edits ? "≥ 90 % valid" : "≤ 8 calls";
-    return `| ${t.persona} | ${t.habit.replace(/\|/g, "\\|")} | ${t.modes.join(", ")} | ${pct(t.validOffered, t.offered)} (${t.validOffered}/${t.offered}) | ${t.validByModel}/${t.generations} | ${pct(t.improving, t.generations)} | ${perChild} | ${t.meanCalls.toFixed(1)} (${t.maxCalls}) | ${goal}: ${t.goalMet ? "met" : "NOT met"} |`;
+    return `| ${t.persona} | ${t.habit.replace(/\|/g, "\\|")} | ${t.modes.join(", ")} | ${t.edits ? pct(t.validOffered, t.offered) : "never writes it"} (${t.validOffered}/${t.offered}) | ${t.validByModel}/${t.generations} | ${pct(t.improving, t.generations)} | ${perChild} | ${t.meanCalls.toFixed(1)} (${t.maxCalls}) | ${goal}: ${t.goalMet ? "met" : "NOT met"} |`;
   });
   return [head, ...lines].join("\n");
 }
