@@ -112,7 +112,7 @@ describe("seed meta agent, offline strategy", () => {
     await writeFile(paramsPath, (await readFile(paramsPath, "utf8")).replace(/ *\/\/ evolve:.*$/gm, ""));
     const plainBuild = join(work, "plain-build");
     expect(await compileTree(validator, tree, plainBuild, SEED_DIR)).toBeNull();
-    for (const seed of [1, 2, 3, 4]) {
+    for (const seed of [1, 2]) {
       const { report, tree: after } = await improveOffline(tree, "email-validation", seed, [], plainBuild);
       const before = await readOwnTree(tree);
       const changed = changedPaths(before, after);
