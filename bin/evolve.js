@@ -10,7 +10,8 @@
 // about 40 MB less peak RSS during a run for no measurable CPU (bench/RESULTS.md, part 5).
 // `npm start` runs this file directly so they apply; `node bin/evolve.js` works without them.
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = new URL("../", import.meta.url);
 const checkout = existsSync(new URL(".git", root));
@@ -20,7 +21,8 @@ async function checkoutCli() {
   try {
     const { checkoutBuild } = await import(new URL("scripts/checkout-build.mjs", root).href);
     const dir = await checkoutBuild(fileURLToPath(root).replace(/\/$/, ""));
-    return await import(new URL(`file://${dir}/harness/src/cli/main.js`).href);
+    // pathToFileURL, not "file://" + dir: a checkout's path may hold spaces, "#" or "%".
+    return await import(pathToFileURL(join(dir, "harness/src/cli/main.js")).href);
   } catch (error) {
     process.stderr.write(`evolve: running the TypeScript through tsx (the compiled copy could not be built: ${error instanceof Error ? error.message : String(error)})\n`);
     const { register } = await import("tsx/esm/api");

@@ -17,7 +17,8 @@ const ROOT = join(import.meta.dirname, "../..");
 let copy: string;
 
 beforeAll(async () => {
-  copy = await mkdtemp(join(tmpdir(), "evolve-checkout-"));
+  // A space and a "#" in the path: the compiled copy is imported by file URL, which must encode them.
+  copy = await mkdtemp(join(tmpdir(), "evolve checkout #"));
   for (const path of ["bin", "scripts", "harness/src", "sandbox/src", "sandbox/runner", "package.json"]) await cp(join(ROOT, path), join(copy, path), { recursive: true });
   await mkdir(join(copy, ".git"));
   await symlink(join(ROOT, "node_modules"), join(copy, "node_modules"));
