@@ -21,9 +21,10 @@ import { compileInto, plan } from "./compile-harness.mjs";
  */
 const UNUSED_MS = 24 * 3600_000;
 
-/** The key of `root`'s sources as they are now. */
+/** The key of `root`'s sources as they are now, and the files it was computed from. */
 async function sourceKey(root) {
-  const { compile, copy } = await plan(root);
+  const files = await plan(root);
+  const { compile, copy } = files;
   const hash = createHash("sha256");
   hash.update(`${process.version}\0${readFileSync(join(root, "node_modules/esbuild/package.json"), "utf8")}\0`);
   for (const path of ["scripts/compile-harness.mjs", "scripts/checkout-build.mjs", ...compile, ...copy]) {
@@ -31,19 +32,20 @@ async function sourceKey(root) {
     hash.update(readFileSync(join(root, path)));
     hash.update("\0");
   }
-  return hash.digest("hex").slice(0, 16);
+  return { key: hash.digest("hex").slice(0, 16), files };
 }
 
 /** The folder of the compiled harness for `root`'s sources, built first if it is not there. */
 export async function checkoutBuild(root) {
   const cache = join(root, ".evolve-cache/harness");
-  const dir = join(cache, await sourceKey(root));
+  const { key, files } = await sourceKey(root);
+  const dir = join(cache, key);
   if (existsSync(join(dir, "harness/src/cli/main.js"))) {
     const now = new Date();
     await utimes(dir, now, now).catch(() => undefined);
     return dir;
   }
-  await compileInto(root, dir, { replace: false });
+  await compileInto(root, dir, { replace: false, files });
   await removeStale(cache);
   return dir;
 }

@@ -35,10 +35,11 @@ export async function plan(root) {
 /**
  * Compiles `root`'s harness into `out`. With `replace`, an `out` already there is replaced;
  * without, one already there is kept (another process built the same sources first) and
- * this build is dropped. Returns the number of modules compiled.
+ * this build is dropped. `files` is plan(root) when the caller has it already. Returns the
+ * numbers of modules compiled and files copied.
  */
-export async function compileInto(root, out, { replace }) {
-  const { compile, copy } = await plan(root);
+export async function compileInto(root, out, { replace, files }) {
+  const { compile, copy } = files ?? (await plan(root));
   const staging = `${out}.tmp-${process.pid}-${Date.now()}`;
   await rm(staging, { recursive: true, force: true });
   try {
