@@ -4,25 +4,37 @@
 // checkout (a git work tree) a copy compiled from the sources as they are now, into
 // .evolve-cache/harness/ (scripts/checkout-build.mjs: built again whenever a source
 // changes, so it never runs code older than its source). Should that build fail, the checkout
-// runs its TypeScript through tsx.
+// runs its TypeScript through tsx. The commands that only read the archive (and help) run from
+// the copy's inspect/ bundle instead, which loads in a few files what they need (see
+// scripts/compile-harness.mjs).
 // The V8 flags above keep the harness's garbage small (a 4 MB young generation instead of
 // up to 16 MB per semi-space, and an old generation that grows by 20 % instead of up to 4x):
 // about 40 MB less peak RSS during a run for no measurable CPU (bench/RESULTS.md, part 5).
 // `npm start` runs this file directly so they apply; `node bin/evolve.js` works without them.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = new URL("../", import.meta.url);
 const checkout = existsSync(new URL(".git", root));
-const packaged = new URL("dist/harness/src/cli/main.js", root);
+const packaged = fileURLToPath(new URL("dist", root));
+const argv = process.argv.slice(2);
+
+/** The compiled copy's entry for this command: the inspect bundle's when it serves the command. */
+function entryIn(dir) {
+  const name = argv[0];
+  const manifest = join(dir, "inspect/commands.json");
+  if (!existsSync(manifest)) return join(dir, "harness/src/cli/main.js");
+  const inspect = name === undefined || name === "help" || name.startsWith("-") || JSON.parse(readFileSync(manifest, "utf8")).includes(name);
+  return join(dir, inspect ? "inspect/main.js" : "harness/src/cli/main.js");
+}
 
 async function checkoutCli() {
   try {
     const { checkoutBuild } = await import(new URL("scripts/checkout-build.mjs", root).href);
     const dir = await checkoutBuild(fileURLToPath(root).replace(/\/$/, ""));
     // pathToFileURL, not "file://" + dir: a checkout's path may hold spaces, "#" or "%".
-    return await import(pathToFileURL(join(dir, "harness/src/cli/main.js")).href);
+    return await import(pathToFileURL(entryIn(dir)).href);
   } catch (error) {
     process.stderr.write(`evolve: running the TypeScript through tsx (the compiled copy could not be built: ${error instanceof Error ? error.message : String(error)})\n`);
     const { register } = await import("tsx/esm/api");
@@ -31,6 +43,7 @@ async function checkoutCli() {
   }
 }
 
-const { runCli } = !checkout && existsSync(packaged) ? await import(packaged.href) : await checkoutCli();
+const installed = !checkout && existsSync(join(packaged, "harness/src/cli/main.js"));
+const { runCli } = installed ? await import(pathToFileURL(entryIn(packaged)).href) : await checkoutCli();
 // Ends the process with the command's code, within a few seconds whatever is still open.
-await runCli(process.argv.slice(2));
+await runCli(argv);

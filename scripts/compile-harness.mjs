@@ -9,10 +9,28 @@
 // unchanged: the worker entries (.mjs), the agent contract (.d.ts) and the report page's
 // source (esbuild transforms it when a report is written). The output is built in a temporary
 // folder renamed into place, so it is whole or absent.
-import { cp, mkdir, readdir, rename, rm } from "node:fs/promises";
+//
+// Beside it, inspect/: the commands people type to read an archive (INSPECT_COMMANDS) and the
+// CLI's entry, bundled into a few chunks with zod inside. Loading ~190 modules one by one
+// (95 of them zod's) was a third of `evolve ls` on a 1,000-generation archive; these commands
+// read nothing beside their own code, so a bundle serves them whole. bin/evolve.js sends
+// every other command to the module-per-module copy, whose code finds the files it loads
+// (worker entries, loader hooks, the contract) beside itself.
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 const SOURCES = ["harness/src", "sandbox/src", "sandbox/runner"];
+const CLI_ENTRY = "harness/src/cli/main.ts";
+const COMMANDS_TABLE = "harness/src/cli/commands/index.ts";
+
+/**
+ * The commands the inspect bundle serves, by the module that holds each: the ones that only
+ * read (and, approve and reject, record a decision in) the archive. Their static imports
+ * stay inside the archive's readers (tests/architecture/light-commands.test.ts).
+ */
+export const INSPECT_COMMANDS = { ls: "ls", show: "show", tree: "tree", diff: "diff", lineage: "lineage", pending: "pending", approve: "decisions", reject: "decisions", cat: "cat" };
+/** What the bundle writes beside its chunks: the command names it serves, for bin/evolve.js. */
+export const INSPECT_MANIFEST = "inspect/commands.json";
 const REPORT_PAGE = "harness/src/report/page/";
 
 /** Repository-relative paths under `root`: what to compile and what to copy as it is. */
@@ -60,6 +78,7 @@ export async function compileInto(root, out, { replace, files }) {
       await mkdir(dirname(join(staging, path)), { recursive: true });
       await cp(join(root, path), join(staging, path));
     }
+    await bundleInspect(build, root, staging);
     if (replace) await rm(out, { recursive: true, force: true });
     await mkdir(dirname(out), { recursive: true });
     try {
@@ -72,4 +91,39 @@ export async function compileInto(root, out, { replace, files }) {
     await rm(staging, { recursive: true, force: true });
   }
   return { compiled: compile.length, copied: copy.length };
+}
+
+/**
+ * The inspect bundle (see the top of this file) into `out`/inspect/. Every package but zod
+ * stays outside (none of them is on an inspect command's path; dockerode's ssh2 has native
+ * parts). The table's other commands are left as imports of the module-per-module copy, so
+ * the bundle holds none of a run's machinery; bin/evolve.js never asks it for them.
+ */
+async function bundleInspect(build, root, out) {
+  const { dependencies } = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
+  const bundledModules = new Set(Object.values(INSPECT_COMMANDS).map((m) => `./${m}.js`));
+  await build({
+    absWorkingDir: root,
+    entryPoints: { main: CLI_ENTRY },
+    outdir: join(out, "inspect"),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: Object.keys(dependencies).filter((name) => name !== "zod"),
+    logLevel: "warning",
+    plugins: [
+      {
+        name: "other-commands-outside",
+        setup(b) {
+          b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) => {
+            if (!args.importer.endsWith(COMMANDS_TABLE) || bundledModules.has(args.path)) return undefined;
+            return { path: `../harness/src/cli/commands/${args.path.slice(2)}`, external: true };
+          });
+        },
+      },
+    ],
+  });
+  await writeFile(join(out, INSPECT_MANIFEST), `${JSON.stringify(Object.keys(INSPECT_COMMANDS))}\n`);
 }

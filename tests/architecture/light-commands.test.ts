@@ -47,7 +47,12 @@ function staticClosure(entry: string): { files: Set<string>; packages: Map<strin
 }
 
 const COMMANDS = "harness/src/cli/commands";
-const INSPECT = ["ls", "show", "tree", "diff", "lineage", "pending", "decisions", "cat"];
+/**
+ * The modules of the commands the compiled copy's inspect bundle serves: a bundle has no
+ * files beside its code, so they must stay in the archive's readers too.
+ */
+const { INSPECT_COMMANDS } = (await import("../../scripts/compile-harness.mjs" as string)) as { INSPECT_COMMANDS: Record<string, string> };
+const INSPECT = [...new Set(Object.values(INSPECT_COMMANDS))];
 
 /** Folders an inspect command may load: the archive and what describes it. */
 const READS_THE_ARCHIVE = /^harness\/src\/(kernel|text|results|supervision|selection|archive|arena|report|worker|cli\/inspect|cli\/supervise|cli\/commands\/(ls|show|tree|diff|lineage|pending|decisions|cat)\.ts$|cli\/command\.ts$)/;

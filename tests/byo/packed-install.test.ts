@@ -37,9 +37,10 @@ describe("the packed tarball, installed in an empty folder", () => {
     );
     const files = await readdir(installed, { recursive: true });
     expect(files.filter((f) => f.endsWith(".test.ts"))).toEqual([]);
-    // The CLI it runs is compiled JavaScript (scripts/build-package.mjs), module for module.
+    // The CLI it runs is compiled JavaScript (scripts/build-package.mjs): module for module, and the inspect commands bundled.
     expect(files).toContain(join("dist", "harness", "src", "cli", "main.js"));
     expect(files).toContain(join("dist", "harness", "src", "validation", "check-worker-entry.mjs"));
+    expect(files).toContain(join("dist", "inspect", "main.js"));
     expect(files.filter((f) => f.startsWith("dist") && f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.includes(join("report", "page")))).toEqual([]);
   });
 
@@ -48,7 +49,13 @@ describe("the packed tarball, installed in an empty folder", () => {
     expect(stdout).toContain("task email-validation, 2 generations");
     expect(stdout).toMatch(/finished: 2\/2 children/);
     expect(stdout).toContain(`archive: ${join(app, "generations")}/run-`);
-    expect((await readdir(join(app, "generations"))).filter((f) => f.startsWith("run-"))).toHaveLength(1);
+    const runs = (await readdir(join(app, "generations"))).filter((f) => f.startsWith("run-"));
+    expect(runs).toHaveLength(1);
+    // The commands that read the archive run from the inspect bundle (dist/inspect/).
+    const ls = await exec("npx", ["evolve", "ls"], { cwd: app, timeout: 60_000 });
+    expect(ls.stdout).toContain(runs[0]);
+    const show = await exec("npx", ["evolve", "show", runs[0]!, "best"], { cwd: app, timeout: 60_000 });
+    expect(show.stdout).toMatch(/^g\d{4}  valid/);
   });
 
   it("evolve run --task ./my-task --agent ./my-agent works from another folder", async () => {

@@ -2,7 +2,9 @@
  * A checkout's CLI runs the harness compiled into .evolve-cache/harness/<key>/
  * (scripts/checkout-build.mjs): on a copy of the checkout's sources, a changed source must
  * give a new build that the next command runs, an unchanged one must reuse the build, and a
- * build that cannot be made must fall back to the TypeScript with one line saying why.
+ * build that cannot be made must fall back to the TypeScript with one line saying why. The
+ * commands that read the archive run from the build's inspect bundle, the others from its
+ * module-per-module copy.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -49,6 +51,24 @@ describe("the checkout's compiled copy", () => {
     const edited = await help();
     expect(edited.stdout).toContain("evolve: run self-rewriting agents, edited in Docker containers");
     expect(await builds()).toHaveLength(2);
+  }, 120_000);
+
+  it("serves the commands that read the archive from its inspect bundle, every other command from the module copy", async () => {
+    await help();
+    const newest = async (): Promise<string> => {
+      const dirs = await Promise.all((await builds()).map(async (b) => ({ b, at: (await stat(join(copy, ".evolve-cache/harness", b))).mtimeMs })));
+      return join(copy, ".evolve-cache/harness", dirs.sort((x, y) => y.at - x.at)[0]!.b);
+    };
+    const dir = await newest();
+    expect(JSON.parse(await readFile(join(dir, "inspect/commands.json"), "utf8"))).toEqual(["ls", "show", "tree", "diff", "lineage", "pending", "approve", "reject", "cat"]);
+    // Each entry, replaced by one that names itself, shows which copy a command ran from.
+    const stand = (which: string) => `export async function runCli(argv) { console.log("${which} " + argv[0]); }\n`;
+    await writeFile(join(dir, "harness/src/cli/main.js"), stand("module copy"));
+    await writeFile(join(dir, "inspect/main.js"), stand("inspect bundle"));
+    const ran = async (command: string) => (await exec(process.execPath, [join(copy, "bin/evolve.js"), command], { cwd: copy, timeout: 60_000 })).stdout.trim();
+    for (const command of ["ls", "show", "tree", "diff", "lineage", "pending", "approve", "reject", "cat", "--help"]) expect(await ran(command)).toBe(`inspect bundle ${command}`);
+    for (const command of ["run", "resume", "check", "watch", "report", "replay", "doctor", "clean", "new", "no-such-command"]) expect(await ran(command)).toBe(`module copy ${command}`);
+    expect(await newest()).toBe(dir);
   }, 120_000);
 
   it("runs the TypeScript, saying why in one line, when the build cannot be written", async () => {

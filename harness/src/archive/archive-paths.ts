@@ -11,12 +11,17 @@ export const TRANSCRIPT_FILE = "transcript.jsonl";
 export const SOLVE_TRANSCRIPT_FILE = "solve-transcript.jsonl";
 export const LOGS_DIR = "logs";
 
+/** A generation's record: one join, for readers that visit every generation of a run. */
+export function generationRecordPath(runDir: string, id: string): string {
+  return join(runDir, id, GENERATION_FILE);
+}
+
 /** The paths of one generation's folder. */
 export function generationPaths(runDir: string, id: string) {
   const dir = join(runDir, id);
   return {
     dir,
-    record: join(dir, GENERATION_FILE),
+    record: generationRecordPath(runDir, id),
     patch: join(dir, PATCH_FILE),
     snapshot: join(dir, SNAPSHOT_DIR),
     transcript: join(dir, TRANSCRIPT_FILE),

@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { EvolveError } from "../kernel/index.js";
 import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
 import { joinDecisions, readDecision, readDecisions } from "./approval-decisions.js";
-import { EVENTS_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
+import { EVENTS_FILE, generationPaths, generationRecordPath, RUN_FILE } from "./archive-paths.js";
 import { TEMP_PREFIX } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
 import { GenerationSummary } from "./generation-summary.js";
@@ -144,18 +144,18 @@ export async function readGenerationRecord(
   runDir: string,
   id: string,
 ): Promise<{ ok: true; value: GenerationRecord } | { ok: false; problem: ArchiveProblem }> {
-  const result = parseGenerationFile(runDir, id, await readText(generationPaths(runDir, id).record));
+  const path = generationRecordPath(runDir, id);
+  const result = parseGenerationFile(path, id, await readText(path));
   if (!result.ok || result.value.approval === undefined) return result;
   return { ok: true, value: { ...result.value, approval: { ...result.value.approval, decision: readDecision(runDir, id) } } };
 }
 
 function parseGenerationFile<G extends RecordLike = GenerationRecord>(
-  runDir: string,
+  path: string,
   id: string,
   text: TextResult,
   schema: z.ZodType<G> = GenerationRecord as unknown as z.ZodType<G>,
 ): { ok: true; value: G } | { ok: false; problem: ArchiveProblem } {
-  const path = generationPaths(runDir, id).record;
   if (!text.ok) return { ok: false, problem: { path, reason: text.reason } };
   const parsed = parseJsonText(text.text, schema);
   if (!parsed.ok) return { ok: false, problem: { path, reason: parsed.reason } };
@@ -193,7 +193,10 @@ async function readRunAs<G extends RecordLike>(runDir: string, schema: z.ZodType
     .filter((e) => !e.name.startsWith(TEMP_PREFIX) && parseGenerationId(e.name) !== null)
     .map((e) => e.name)
     .sort((a, b) => (parseGenerationId(a) ?? 0) - (parseGenerationId(b) ?? 0));
-  const results = await mapChunked(ids, (id) => parseGenerationFile(runDir, id, readTextSync(generationPaths(runDir, id).record), schema));
+  const results = await mapChunked(ids, (id) => {
+    const path = generationRecordPath(runDir, id);
+    return parseGenerationFile(path, id, readTextSync(path), schema);
+  });
   const records: G[] = [];
   for (const r of results) {
     if (r.ok) records.push(r.value);
