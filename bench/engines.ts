@@ -10,7 +10,14 @@
  * Also the coordinator's overhead per container: the harness process's CPU time per container
  * and the latency from asking for a container to having it running (placement included).
  *
- *   npx tsx bench/engines.ts [--engines 1,2,3] [--children-per-engine 8] [--wait-ms 2000]
+ * Two rates, each against n × the one-engine rate of the same repeat: children per minute,
+ * and containers per second. The second is the fairer one when runs differ in how many of
+ * their children are valid (an invalid child stops early and costs fewer containers, so
+ * children per minute moves with the valid share, not only with the engines). Every count of
+ * engines runs `--repeats` times, the counts taking turns, and the efficiencies are printed
+ * as the median and the range over the repeats.
+ *
+ *   npx tsx bench/engines.ts [--engines 1,2,3] [--children-per-engine 8] [--wait-ms 2000] [--repeats 3]
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,14 +27,15 @@ import { readRun } from "../harness/src/archive/index.js";
 import { connectEngines, type SandboxEngine } from "../sandbox/src/index.js";
 import { startExtraEngines } from "../tests/support/extra-engines.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
-import { saveResults, summarize, table } from "./lib/stats.js";
+import { percentile, saveResults, summarize, table } from "./lib/stats.js";
 import { timingEngine } from "./lib/timing-engine.js";
 
-checkArgs("npx tsx bench/engines.ts [--engines 1,2,3] [--children-per-engine 8] [--wait-ms 2000]");
+checkArgs("npx tsx bench/engines.ts [--engines 1,2,3] [--children-per-engine 8] [--wait-ms 2000] [--repeats 3]");
 
 const counts = argValue("engines", "1,2,3").split(",").map(Number);
 const perEngine = argInt("children-per-engine", 8);
 const waitMs = argInt("wait-ms", 2000);
+const repeats = argInt("repeats", 3);
 const REPO = resolve(import.meta.dirname, "..");
 
 /** The seed agent, every `solve` call waiting `waitMs` first (a string constant: no offline move touches it). */
@@ -44,18 +52,21 @@ async function latencyAgent(): Promise<string> {
 
 interface Row {
   engines: number;
+  repeat: number;
   workers: number;
   children: number;
   valid: number;
   perMinute: number;
   wallS: number;
   containers: number;
+  /** Containers handed out over the run's wall time. */
+  containersPerSecond: number;
   harnessCpuMsPerContainer: number;
   startMs: { p50: number; p95: number };
   load: string;
 }
 
-async function measure(engine: SandboxEngine, n: number, agent: string): Promise<Row> {
+async function measure(engine: SandboxEngine, n: number, repeat: number, agent: string): Promise<Row> {
   const timed = timingEngine(engine);
   const out = await mkdtemp(join(tmpdir(), "evolve-bench-engines-"));
   const workers = engine.engines().reduce((s, e) => s + (e.slots ?? 0), 0);
@@ -71,14 +82,17 @@ async function measure(engine: SandboxEngine, n: number, agent: string): Promise
     const spanMin = (Math.max(...times) - Math.min(...times)) / 60_000;
     const starts = timed.traces.filter((t) => t.startedAt !== null).map((t) => (t.startedAt ?? 0) - t.requestedAt);
     const s = summarize(starts);
+    const wallS = (performance.now() - started) / 1000;
     return {
       engines: n,
+      repeat,
       workers,
       children: gens.length - 1,
       valid: gens.filter((g) => g.parent !== null && g.status.kind === "valid").length,
       perMinute: (gens.length - 1) / spanMin,
-      wallS: (performance.now() - started) / 1000,
+      wallS,
       containers: timed.traces.length,
+      containersPerSecond: timed.traces.length / wallS,
       harnessCpuMsPerContainer: (used.user + used.system) / 1000 / Math.max(1, timed.traces.length),
       startMs: { p50: s.p50, p95: s.p95 },
       load: `${loadBefore}→${load1()}`,
@@ -100,29 +114,55 @@ async function main(): Promise<void> {
     const all = await connectEngines({ engines: fx.engines.map((e) => ({ spec: e.context })), requireAll: true });
     await all.ensureRuntimeImage({ onProgress: (m) => console.log(m) });
     await all.close();
-    for (const n of counts) {
-      const engine = await connectEngines({ engines: fx.engines.slice(0, n).map((e) => ({ spec: e.context })), requireAll: true }, { warmPoolDefault: 2 });
-      try {
-        const row = await measure(engine, n, agent);
-        console.log(`${n} engine(s): ${row.children} children in ${row.wallS.toFixed(0)} s, ${row.perMinute.toFixed(1)}/min`);
-        rows.push(row);
-      } finally {
-        await engine.close();
+    for (let repeat = 1; repeat <= repeats; repeat++) {
+      for (const n of counts) {
+        const engine = await connectEngines({ engines: fx.engines.slice(0, n).map((e) => ({ spec: e.context })), requireAll: true }, { warmPoolDefault: 2 });
+        try {
+          const row = await measure(engine, n, repeat, agent);
+          console.log(`repeat ${repeat}, ${n} engine(s): ${row.children} children (${row.valid} valid) in ${row.wallS.toFixed(0)} s, ${row.perMinute.toFixed(1)}/min, ${row.containersPerSecond.toFixed(2)} containers/s`);
+          rows.push(row);
+        } finally {
+          await engine.close();
+        }
       }
     }
   } finally {
     await fx.dispose();
     await rm(agent, { recursive: true, force: true });
   }
-  const base = rows.find((r) => r.engines === 1)?.perMinute ?? NaN;
+  const measured = rows.map((r) => ({ ...r, ...efficiencies(rows, r) }));
   console.log(
     table([
-      ["engines", "workers", "children", "valid", "children/min", "vs n × 1 engine", "wall s", "containers", "harness CPU ms/container", "start p50 / p95 ms", "load avg"],
-      ...rows.map((r) => [String(r.engines), String(r.workers), String(r.children), String(r.valid), r.perMinute.toFixed(1), `${((100 * r.perMinute) / (r.engines * base)).toFixed(0)}%`, r.wallS.toFixed(0), String(r.containers), r.harnessCpuMsPerContainer.toFixed(1), `${r.startMs.p50.toFixed(0)} / ${r.startMs.p95.toFixed(0)}`, r.load]),
+      ["engines", "repeat", "workers", "children", "valid", "children/min", "vs n × 1", "containers/s", "vs n × 1", "wall s", "containers", "harness CPU ms/container", "start p50 / p95 ms", "load avg"],
+      ...measured.map((r) => [String(r.engines), String(r.repeat), String(r.workers), String(r.children), String(r.valid), r.perMinute.toFixed(1), percent(r.childrenEfficiency), r.containersPerSecond.toFixed(2), percent(r.containerEfficiency), r.wallS.toFixed(0), String(r.containers), r.harnessCpuMsPerContainer.toFixed(1), `${r.startMs.p50.toFixed(0)} / ${r.startMs.p95.toFixed(0)}`, r.load]),
     ]),
   );
-  const file = await saveResults("engines", { perEngine, waitMs, rows: rows.map((r) => ({ ...r, efficiency: r.perMinute / (r.engines * base) })) });
+  console.log(`\nover ${repeats} repeat(s), each against the one-engine run of its own repeat: median (min–max)`);
+  const spread = counts.map((n) => {
+    const of = measured.filter((r) => r.engines === n);
+    return { engines: n, children: range(of.map((r) => r.childrenEfficiency)), containers: range(of.map((r) => r.containerEfficiency)) };
+  });
+  console.log(
+    table([
+      ["engines", "children/min vs n × 1", "containers/s vs n × 1"],
+      ...spread.map((s) => [String(s.engines), `${percent(s.children.median)} (${percent(s.children.min)}–${percent(s.children.max)})`, `${percent(s.containers.median)} (${percent(s.containers.min)}–${percent(s.containers.max)})`]),
+    ]),
+  );
+  const file = await saveResults("engines", { perEngine, waitMs, repeats, rows: measured, spread });
   console.log(`results: ${file}`);
 }
+
+/** A row's two rates against n × the one-engine run of the same repeat. */
+function efficiencies(rows: readonly Row[], r: Row): { childrenEfficiency: number; containerEfficiency: number } {
+  const base = rows.find((b) => b.engines === 1 && b.repeat === r.repeat);
+  if (base === undefined) return { childrenEfficiency: NaN, containerEfficiency: NaN };
+  return { childrenEfficiency: r.perMinute / (r.engines * base.perMinute), containerEfficiency: r.containersPerSecond / (r.engines * base.containersPerSecond) };
+}
+
+function range(values: number[]): { median: number; min: number; max: number } {
+  return { median: percentile(values, 50), min: Math.min(...values), max: Math.max(...values) };
+}
+
+const percent = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : "—");
 
 await main();
