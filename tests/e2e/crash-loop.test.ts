@@ -5,13 +5,13 @@
  * checking it a third time; the run then ends normally.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEvents, readRunRecord } from "../../harness/src/archive/index.js";
 import { leftoversOfRun, readConsistentRun } from "../evolution/run-helpers.js";
-import { killAll, spawnEvolve, waitFor } from "../support/evolve-process.js";
+import { killAll, spawnEvolve, theRunDir, waitFor } from "../support/evolve-process.js";
 
 // Writes the same recursive-type bomb every generation; with generous check limits its
 // check outlasts the moment the test kills the harness.
@@ -27,21 +27,15 @@ afterAll(async () => {
   await rm(out, { recursive: true, force: true });
 });
 
-/** The one run folder under `out`, once it exists. */
-async function runDirOf(): Promise<string> {
-  const entries = await readdir(out);
-  return entries.length === 1 ? join(out, entries[0]!) : "";
-}
-
 /** Starts `evolve ARGS`, waits for a child's checks to begin in this process, SIGKILLs it mid-check. */
 async function killWhileChecking(args: string[]): Promise<{ runDir: string; child: string }> {
   const starts = async (dir: string): Promise<number> => (await readEvents(dir)).events.filter((e) => e.type === "started" || e.type === "resumed").length;
-  const before = (await runDirOf()) === "" ? 0 : await starts(await runDirOf());
+  const before = (await theRunDir(out)) === "" ? 0 : await starts(await theRunDir(out));
   const p = spawnEvolve(args, children);
   let runDir = "";
   let child = "";
   await waitFor(async () => {
-    runDir = await runDirOf();
+    runDir = await theRunDir(out);
     if (runDir === "") return false;
     const events = (await readEvents(runDir)).events;
     if ((await starts(runDir)) <= before) return false; // this process has not begun yet
@@ -49,7 +43,7 @@ async function killWhileChecking(args: string[]): Promise<{ runDir: string; chil
     const checking = events.slice(since + 1).find((e) => e.type === "checking" && e.generation !== "g0000");
     child = checking?.type === "checking" ? checking.generation : "";
     return child !== "";
-  }, p.exit);
+  }, p);
   await new Promise((r) => setTimeout(r, 1_000)); // well inside the check (it runs for minutes)
   p.child.kill("SIGKILL");
   expect(await p.exit, p.output()).toBeNull();

@@ -5,13 +5,13 @@
  * twice, and no container or volume of the run anywhere.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEvents, readRunRecord, type ArchiveEvent } from "../../harness/src/archive/index.js";
 import { leftoversOfRun, readConsistentRun } from "../evolution/run-helpers.js";
-import { killAll, spawnEvolve, waitFor, type EvolveProcess } from "../support/evolve-process.js";
+import { killAll, spawnEvolve, theRunDir, waitFor, type EvolveProcess } from "../support/evolve-process.js";
 
 // A quick agent (offline, its meta agent writes down that no LLM is there): crash safety is
 // about the loop, and the seed agent's own runs are covered by offline-run.test.ts.
@@ -40,10 +40,10 @@ describe("evolve run / resume across SIGINT and SIGKILL", () => {
   it("stops cleanly on Ctrl-C, survives SIGKILL mid-generation, and ends with exactly the generations asked for", async () => {
     // 1. Ctrl-C while the first children are in flight.
     const first = evolve(["run", "--agent", AGENT, "--generations", String(GENERATIONS), "--workers", "2", "--seed", "5", "--out", out]);
-    await waitFor(async () => (await readdir(out)).length === 1, first.exit);
-    const runId = (await readdir(out))[0] ?? "";
-    const runDir = join(out, runId);
-    await waitFor(async () => (await events(runDir)).some((e) => e.type === "selected"), first.exit);
+    await waitFor(async () => (await theRunDir(out)) !== "", first);
+    const runDir = await theRunDir(out);
+    const runId = basename(runDir);
+    await waitFor(async () => (await events(runDir)).some((e) => e.type === "selected"), first);
     first.child.kill("SIGINT");
     expect(await first.exit, first.output()).toBe(130);
     const interrupted = await readRunRecord(runDir);
@@ -62,7 +62,7 @@ describe("evolve run / resume across SIGINT and SIGKILL", () => {
       const pending = after.filter((e) => e.type === "self_modified").map((e) => (e as { generation: string }).generation);
       const recorded = new Set(after.filter((e) => e.type === "recorded").map((e) => (e as { generation: string }).generation));
       return resumedAt >= 0 && pending.some((g) => !recorded.has(g));
-    }, second.exit);
+    }, second);
     second.child.kill("SIGKILL");
     await second.exit;
     const killed = await readConsistentRun(runDir, { tolerateBadEventLines: true });

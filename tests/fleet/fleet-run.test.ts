@@ -129,7 +129,7 @@ describe("a run on several engines", () => {
     const flags = ["--engine", a.context, "--engine", b.context];
     try {
       const first = spawnEvolve(["run", "--generations", "8", "--seed", "9", "--evaluations", "0", "--out", out, ...flags], started);
-      await waitFor(async () => (first.output().match(/^g\d{4} <- /gm) ?? []).length >= 2, first.exit, 240_000);
+      await waitFor(async () => (first.output().match(/^g\d{4} <- /gm) ?? []).length >= 2, first, 240_000);
       first.child.kill("SIGKILL");
       await first.exit;
       const runId = /^run (\S+):/m.exec(first.output())?.[1];

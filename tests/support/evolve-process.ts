@@ -3,6 +3,7 @@
  * tests that stop it with signals; and a poll for the moment to do so.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -33,16 +34,32 @@ export function spawnEvolve(args: readonly string[], started: ChildProcess[]): E
   return { child, exit, output: () => text };
 }
 
-/** Polls until `ready` holds (or the process exits, or time runs out). */
-export async function waitFor(ready: () => Promise<boolean>, exit: Promise<unknown>, ms = 120_000): Promise<void> {
+/**
+ * Polls until `ready` holds (or the process exits, or time runs out). Given the process, not
+ * only its exit, a failure quotes what it printed: why it ended is the first thing to know.
+ */
+export async function waitFor(ready: () => Promise<boolean>, process: Promise<unknown> | EvolveProcess, ms = 120_000): Promise<void> {
+  const exit = process instanceof Promise ? process : process.exit;
+  const printed = (): string => (process instanceof Promise ? "" : `; it printed:\n${process.output().slice(-4_000)}`);
   let exited = false;
   void exit.then(() => (exited = true));
   const until = Date.now() + ms;
   while (!(await ready().catch(() => false))) {
-    if (exited) throw new Error("the process exited before the awaited moment");
-    if (Date.now() > until) throw new Error("timed out waiting");
+    if (exited) throw new Error(`the process exited (${String(await exit)}) before the awaited moment${printed()}`);
+    if (Date.now() > until) throw new Error(`timed out waiting${printed()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * The one run folder under an archive root `out`, or "" while there is none. Names that begin
+ * with "." are not runs: a starting run probes that the root is writable with a file of its own
+ * there for a moment (archive/writable-folder.ts), and a poll that took it for the run waited
+ * for events that never came (a CI failure of kill-resume.test.ts).
+ */
+export async function theRunDir(out: string): Promise<string> {
+  const runs = (await readdir(out)).filter((name) => !name.startsWith("."));
+  return runs.length === 1 ? join(out, runs[0]!) : "";
 }
 
 /** Kills every started process that is still running. */
