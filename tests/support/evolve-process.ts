@@ -38,9 +38,9 @@ export function spawnEvolve(args: readonly string[], started: ChildProcess[]): E
  * Polls until `ready` holds (or the process exits, or time runs out). Given the process, not
  * only its exit, a failure quotes what it printed: why it ended is the first thing to know.
  */
-export async function waitFor(ready: () => Promise<boolean>, process: Promise<unknown> | EvolveProcess, ms = 120_000): Promise<void> {
-  const exit = process instanceof Promise ? process : process.exit;
-  const printed = (): string => (process instanceof Promise ? "" : `; it printed:\n${process.output().slice(-4_000)}`);
+export async function waitFor(ready: () => Promise<boolean>, watched: Promise<unknown> | EvolveProcess, ms = 120_000): Promise<void> {
+  const exit = watched instanceof Promise ? watched : watched.exit;
+  const printed = (): string => (watched instanceof Promise ? "" : `; it printed:\n${watched.output().slice(-4_000)}`);
   let exited = false;
   void exit.then(() => (exited = true));
   const until = Date.now() + ms;
