@@ -30,7 +30,8 @@ afterAll(async () => {
 /** Starts `evolve ARGS`, waits for a child's checks to begin in this process, SIGKILLs it mid-check. */
 async function killWhileChecking(args: string[]): Promise<{ runDir: string; child: string }> {
   const starts = async (dir: string): Promise<number> => (await readEvents(dir)).events.filter((e) => e.type === "started" || e.type === "resumed").length;
-  const before = (await theRunDir(out)) === "" ? 0 : await starts(await theRunDir(out));
+  const existing = await theRunDir(out);
+  const before = existing === "" ? 0 : await starts(existing);
   const p = spawnEvolve(args, children);
   let runDir = "";
   let child = "";

@@ -6,8 +6,9 @@
  * it for the test processes and every process they start (os.tmpdir() reads it), and it is
  * removed when the tests end. Tests make thousands of temporary folders, many of them in
  * helpers that cannot know when the last test is done with them; without this they stayed in
- * /tmp (on 2026-11-26 the developers' machine held 3,436 of them, 424 MB, from one day's runs). Its name is short: the fleet tests' engines
- * keep their sockets in folders under it, and a Unix socket's path may not exceed 107 bytes.
+ * /tmp (on 2026-11-26 the developers' machine held 3,436 of them, 424 MB, from one day's
+ * runs). Its name is short: the fleet tests' engines keep their sockets in folders under it,
+ * and a Unix socket's path may not exceed 107 bytes.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
