@@ -4,6 +4,7 @@
  * attempted child, read back through zod, with a consistent lineage.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { getEventListeners } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,13 +17,15 @@ let env: TestEngine;
 let out: string;
 let summary: RunSummary;
 const sink = memorySink();
+// The caller's Ctrl-C signal: a caller may start many runs under one.
+const signal = new AbortController().signal;
 
 beforeAll(async () => {
   env = await testEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-e2e-offline-"));
   summary = await startRun(
     { generations: 3, workers: 2, seed: 7, out, runId: "offline-e2e" },
-    { sink, signal: new AbortController().signal, env: {}, engine: env.engine, session: env.session },
+    { sink, signal, env: {}, engine: env.engine, session: env.session },
   );
 }, 240_000);
 afterAll(async () => {
@@ -30,6 +33,10 @@ afterAll(async () => {
 });
 
 describe("evolve run, offline, end to end", () => {
+  it("leaves no listener on the caller's abort signal once it has ended", () => {
+    expect(getEventListeners(signal, "abort")).toEqual([]);
+  });
+
   it("records the seed and every attempted child, consistently", async () => {
     const runDir = join(out, "offline-e2e");
     const { generations, problems } = await readConsistentRun(runDir);

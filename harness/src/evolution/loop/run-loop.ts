@@ -33,11 +33,25 @@ export interface LoopOptions {
 
 /** Runs children until `total` are recorded, the budget is spent, or the run is interrupted. */
 export async function runLoop(ctx: RunContext, writer: ArchiveWriter, state: LoopState, options: LoopOptions, progress: Progress): Promise<LoopEnd> {
+  // Removed when the loop ends: a caller may run many runs under one signal (a benchmark, a test file).
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await loopUntilDone(ctx, writer, state, options, progress, aborted);
+  } finally {
+    ctx.signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** runLoop's body; `aborted` resolves on Ctrl-C. */
+async function loopUntilDone(ctx: RunContext, writer: ArchiveWriter, state: LoopState, options: LoopOptions, progress: Progress, aborted: Promise<void>): Promise<LoopEnd> {
   const strategy = strategyByName(options.selection, { discountBarren: ctx.economy.discountBarren });
   const inFlight = new Map<string, { parent: string; done: Promise<void> }>();
   const fatal: { error?: unknown; failed: boolean } = { failed: false };
   let end: LoopEnd = "finished";
-  const aborted = new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
   const waitForOne = (): Promise<void> => Promise.race([...[...inFlight.values()].map((f) => f.done), aborted]);
   const recordedChildren = (): number => state.records.filter((r) => r.parent !== null).length;
 
