@@ -1,4 +1,4 @@
-import { mkdir, truncate, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -30,6 +30,17 @@ describe("reading a run", () => {
     const contents = await readRun(runDir);
     expect(contents.generations.map((g) => g.id)).toEqual(["g0000"]);
     expect(contents.problems.map((p) => p.reason).join("\n")).toMatch(/68157440 bytes, more than any record the harness writes/);
+  });
+
+  it("reads a record past the small-file buffer whole, and refuses a device that never ends", async () => {
+    const runDir = await runWith(3);
+    const big = JSON.stringify(generationRecord({ id: "g0001", parent: "g0000", depth: 1 })) + " ".repeat(3 * 1024 * 1024);
+    await writeFile(join(runDir, "g0001", "generation.json"), big);
+    await rm(join(runDir, "g0002", "generation.json"));
+    await symlink("/dev/zero", join(runDir, "g0002", "generation.json"));
+    const contents = await readRun(runDir);
+    expect(contents.generations.map((g) => g.id)).toEqual(["g0000", "g0001"]);
+    expect(contents.problems).toEqual([{ path: join(runDir, "g0002", "generation.json"), reason: "not a regular file" }]);
   });
 
   it("reports a corrupt, a truncated, a schema-violating and a misplaced record by path, and reads the rest", async () => {
