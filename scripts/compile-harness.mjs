@@ -30,6 +30,8 @@ const COMMANDS_TABLE = "harness/src/cli/commands/index.ts";
  * stay inside the archive's readers (tests/architecture/light-commands.test.ts).
  */
 export const INSPECT_COMMANDS = { ls: "ls", show: "show", tree: "tree", diff: "diff", lineage: "lineage", pending: "pending", approve: "decisions", reject: "decisions", cat: "cat" };
+/** Run before the inspect bundle's own code (zod's settings for one-shot commands); part of checkout-build's key. */
+export const INSPECT_ZOD_CONFIG = "scripts/inspect-zod-config.mjs";
 /** What the bundle writes beside its chunks: the command names it serves, for bin/evolve.js. */
 export const INSPECT_MANIFEST = "inspect/commands.json";
 const REPORT_PAGE = "harness/src/report/page/";
@@ -95,6 +97,22 @@ export async function compileInto(root, out, { replace, files }) {
 }
 
 /**
+ * zod's namespace carries its ~40 message locales (`z.locales`): 368 KB of the 768 KB zod put
+ * into the bundle, read and compiled at every start. The harness never switches zod's
+ * language and zod registers English itself (classic/schemas.js), so the bundle's
+ * `locales` holds English alone. Only the bundle: the module-per-module copy imports zod whole.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(join("node_modules", "zod")) ? { path: join(args.resolveDir, args.path, "../en.js"), namespace: "zod-locales" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path) }));
+  },
+};
+
+/**
  * The inspect bundle (see the top of this file) into `out`/inspect/. Every package but zod
  * stays outside (none of them is on an inspect command's path; dockerode's ssh2 has native
  * parts). The table's other commands are left as imports of the module-per-module copy, so
@@ -113,8 +131,10 @@ async function bundleInspect(build, root, out) {
     platform: "node",
     target: "node20",
     external: Object.keys(dependencies).filter((name) => name !== "zod"),
+    inject: [join(root, INSPECT_ZOD_CONFIG)],
     logLevel: "warning",
     plugins: [
+      zodEnglishOnly,
       {
         name: "other-commands-outside",
         setup(b) {

@@ -71,6 +71,19 @@ describe("the checkout's compiled copy", () => {
     expect(await newest()).toBe(dir);
   }, 120_000);
 
+  it("bundles zod with its English messages only, set to parse without compiling before any schema is built", async () => {
+    await help();
+    const [built] = await builds();
+    const dir = join(copy, ".evolve-cache/harness", built!, "inspect");
+    const chunks = await Promise.all((await readdir(dir)).filter((f) => f.endsWith(".js")).map((f) => readFile(join(dir, f), "utf8")));
+    const zod = chunks.find((text) => text.includes("node_modules/zod/v4/core/schemas.js\n"))!;
+    expect(zod).toContain("node_modules/zod/v4/locales/en.js\n");
+    expect(chunks.some((text) => text.includes("node_modules/zod/v4/locales/fr.js\n"))).toBe(false);
+    const jitless = zod.indexOf("config({ jitless: true })");
+    expect(jitless).toBeGreaterThan(zod.indexOf("node_modules/zod/v4/core/schemas.js\n"));
+    expect(jitless).toBeLessThan(zod.indexOf("// harness/src/"));
+  }, 120_000);
+
   it("runs the TypeScript, saying why in one line, when the build cannot be written", async () => {
     // A file where the cache folder should be (a read-only mode would not stop root).
     await rm(join(copy, ".evolve-cache"), { recursive: true, force: true });
