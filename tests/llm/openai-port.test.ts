@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAiPort, resolveLlmSetup, type LlmSetup, type RetryPolicy } from "../../harness/src/llm/index.js";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server.js";
@@ -104,6 +105,22 @@ describe("openai port", () => {
     const result = await port.complete(ASK);
     expect(result.ok).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it("leaves no listener on the caller's signal after its calls, and still stops a call when that signal aborts", async () => {
+    // The openai client never removes the listener it adds to a request's signal (openai/openai-node#1811).
+    const { port, server } = await portFor((req) => (req.body?.messages?.at(-1)?.content === "wait" ? { content: "late", delayMs: 5_000 } : { content: "ok" }));
+    const caller = new AbortController();
+    for (let i = 0; i < 12; i++) expect((await port.complete(ASK, { signal: caller.signal })).ok).toBe(true);
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    const started = Date.now();
+    const pending = port.complete({ ...ASK, messages: [{ role: "user", content: "wait" }] }, { signal: caller.signal });
+    setTimeout(() => caller.abort(), 200);
+    const result = await pending;
+    expect(result.ok).toBe(false);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    expect(server.chatRequests()).toHaveLength(13);
   });
 });
 

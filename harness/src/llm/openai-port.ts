@@ -115,8 +115,8 @@ function singleAttempt(setup: Extract<LlmSetup, { available: true }>, now: () =>
     };
     const Client = await loadClientClass();
     try {
-      client ??= connect(Client);
-      const raw: unknown = await client.chat.completions.create(body, signal === undefined ? {} : { signal });
+      const openai = (client ??= connect(Client));
+      const raw: unknown = await withCallSignal(signal, (own) => openai.chat.completions.create(body, own === undefined ? {} : { signal: own }));
       return toCompletion(raw, request, setup.model, clean);
     } catch (err) {
       const failure = classify(err, Client, setup.timeoutMs, clean, now());
@@ -132,6 +132,26 @@ function singleAttempt(setup: Extract<LlmSetup, { available: true }>, now: () =>
       return failure;
     }
   };
+}
+
+/**
+ * Runs one request under a signal of its own, aborted with the caller's. The openai client
+ * adds an abort listener to the signal it is given and never removes it
+ * (openai/openai-node#1811): handed a generation's or a run's signal, every call would leave
+ * one behind, holding the call's controller, and Node warns past ten. The link is removed when
+ * the request ends, so the caller's signal keeps none.
+ */
+async function withCallSignal<T>(signal: AbortSignal | undefined, request: (own: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (signal === undefined) return request(undefined);
+  const own = new AbortController();
+  const forward = (): void => own.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
+  try {
+    return await request(own.signal);
+  } finally {
+    signal.removeEventListener("abort", forward);
+  }
 }
 
 /** `attemptOnce` retried with backoff while the failure is retryable, the attempts last and the wait fits the call's deadline. */
