@@ -32,6 +32,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   console.log(`engine ${engine.endpoint}; runtime image ${image.tag}${image.built ? " (built)" : ""}`);
   const temp = await mkdtemp(join(tmpdir(), "evt-"));
   process.env["TMPDIR"] = temp;
+  // The check workers' verified-file store: shared by this run's tests, never a developer's own.
+  process.env["EVOLVE_CACHE_DIR"] = join(temp, "cache");
   return async () => {
     await rm(temp, { recursive: true, force: true }).catch((error: unknown) => console.log(`could not remove the tests' temporary folder ${temp}: ${String(error)}`));
   };

@@ -5,6 +5,8 @@
  * removes them again. Everything between setTree and the removal is synchronous, so checks
  * from concurrent validations never interleave on the shared project.
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { Project, type SourceFile, ts } from "ts-morph";
 import type { ValidationFailure } from "../results/index.js";
@@ -15,6 +17,7 @@ import { findImportViolation } from "./import-rule.js";
 import { TESTER_FILE } from "./tester-entry.js";
 import { type ToolchainPaths, defaultToolchainPaths } from "./toolchain-paths.js";
 import { type CacheInput, CandidateKeys, VerifiedCache } from "./verified-cache.js";
+import { storeNamespace, VerifiedStore, verifiedStoreRoot } from "./verified-store.js";
 import { EvolveError } from "../kernel/index.js";
 
 /** An emitted JS file, by its path relative to the build dir. */
@@ -75,19 +78,43 @@ function inside(root: string, path: string): boolean {
   return path.startsWith(root + sep);
 }
 
+/** Everything besides the tree that a check's result depends on: the store's namespace. */
+function toolchainNamespace(paths: ToolchainPaths, options: ts.CompilerOptions): string {
+  const text = (path: string): string => {
+    try {
+      return readFileSync(path, "utf8");
+    } catch {
+      return "absent";
+    }
+  };
+  const version = (pkg: string): string => text(join(paths.nodeModules, pkg, "package.json")).match(/"version"\s*:\s*"([^"]+)"/)?.[1] ?? "unknown";
+  return storeNamespace({
+    typescript: ts.version,
+    tsMorph: version("ts-morph"),
+    typesNode: version("@types/node"),
+    options,
+    nodeModules: paths.nodeModules,
+    packageTypes: [...paths.packageTypes],
+    contract: createHash("sha256").update(text(paths.contractFile)).digest("hex"),
+  });
+}
+
 /** The shared compiler for agent trees: create once, reuse for every candidate. */
 export class TreeCompiler {
   readonly #project: Project;
   readonly #fs: ConfinedFileSystem;
   readonly #paths: ToolchainPaths;
-  readonly #verified = new VerifiedCache();
+  readonly #verified: VerifiedCache;
 
-  constructor(paths: ToolchainPaths = defaultToolchainPaths()) {
+  /** `storeRoot`: where proven files are kept for the next worker (verified-store.ts); null for memory only. */
+  constructor(paths: ToolchainPaths = defaultToolchainPaths(), storeRoot: string | null = verifiedStoreRoot()) {
     this.#paths = paths;
     this.#fs = new ConfinedFileSystem([paths.nodeModules, paths.contractFile]);
     const typeRoots = [join(paths.nodeModules, "@types")];
+    const compilerOptions = harnessCompilerOptions(typeRoots);
+    this.#verified = new VerifiedCache(undefined, VerifiedStore.open(storeRoot, toolchainNamespace(paths, compilerOptions)));
     this.#project = new Project({
-      compilerOptions: harnessCompilerOptions(typeRoots),
+      compilerOptions,
       fileSystem: this.#fs,
       skipAddingFilesFromTsConfig: true,
       resolutionHost: (host, getOptions) => ({

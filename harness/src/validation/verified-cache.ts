@@ -4,11 +4,13 @@
  * through relative imports (over-approximated by path stem), and every file that can change
  * types elsewhere (scripts, `declare global`, `declare module "..."`). Same key, same
  * diagnostics and the same emitted JS: the compiler options and toolchain are fixed for the
- * lifetime of one TreeCompiler, which owns its cache.
+ * lifetime of one TreeCompiler, which owns its cache, and are the namespace of the store
+ * that carries it across workers.
  */
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { ts } from "ts-morph";
+import type { VerifiedStore } from "./verified-store.js";
 
 /** A tree file as the cache sees it. */
 export interface CacheInput {
@@ -93,20 +95,35 @@ export class CandidateKeys {
   }
 }
 
-/** Bounded memory of clean files and passed signature checks, oldest forgotten first. */
+/**
+ * Bounded memory of clean files and passed signature checks, oldest forgotten first; with a
+ * store (verified-store.ts), what one worker proved is there for the next one too.
+ */
 export class VerifiedCache {
   readonly #entries = new Map<string, VerifiedFile>();
   readonly #limit: number;
+  readonly #store: VerifiedStore | null;
 
-  constructor(limit = 4_096) {
+  constructor(limit = 4_096, store: VerifiedStore | null = null) {
     this.#limit = limit;
+    this.#store = store;
   }
 
   get(key: string): VerifiedFile | undefined {
-    return this.#entries.get(key);
+    const known = this.#entries.get(key);
+    if (known !== undefined || this.#store === null) return known;
+    const stored = this.#store.read(key);
+    if (stored !== undefined) this.#remember(key, stored);
+    return stored;
   }
 
   set(key: string, value: VerifiedFile): void {
+    const had = this.#entries.get(key);
+    this.#remember(key, value);
+    if (had === undefined || had.js !== value.js) this.#store?.write(key, value);
+  }
+
+  #remember(key: string, value: VerifiedFile): void {
     this.#entries.delete(key);
     this.#entries.set(key, value);
     for (const oldest of this.#entries.keys()) {
