@@ -17,7 +17,8 @@ const HONEST_AGENT = new URL("../fixtures/hostile-agent/", import.meta.url).path
 
 /** The environment of a child harness: offline (no LLM settings of the test process). */
 function childEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OPENAI_") && !k.startsWith("EVOLVE")));
+  // The tests' own store of proven files stays: without it the child would write to the user's.
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OPENAI_") && (!k.startsWith("EVOLVE") || k === "EVOLVE_CACHE_DIR")));
 }
 
 function evolve(args: string[]): ChildProcess {
