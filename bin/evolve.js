@@ -5,8 +5,8 @@
 // .evolve-cache/harness/ (scripts/checkout-build.mjs: built again whenever a source
 // changes, so it never runs code older than its source). Should that build fail, the checkout
 // runs its TypeScript through tsx. The commands that only read the archive (and help) run from
-// the copy's inspect/ bundle instead, which loads in a few files what they need (see
-// scripts/compile-harness.mjs).
+// the copy's inspect bundle instead, one file with what they need, compiled with the code cache
+// its build made (bin/inspect-bundle.js, scripts/compile-harness.mjs).
 // The V8 flags above keep the harness's garbage small (a 4 MB young generation instead of
 // up to 16 MB per semi-space, and an old generation that grows by 20 % instead of up to 4x):
 // about 40 MB less peak RSS during a run for no measurable CPU (bench/RESULTS.md, part 5).
@@ -14,27 +14,26 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadInspectBundle } from "./inspect-bundle.js";
 
 const root = new URL("../", import.meta.url);
 const checkout = existsSync(new URL(".git", root));
 const packaged = fileURLToPath(new URL("dist", root));
 const argv = process.argv.slice(2);
 
-/** The compiled copy's entry for this command: the inspect bundle's when it serves the command. */
-function entryIn(dir) {
+/** The compiled copy's CLI for this command: the inspect bundle's when it serves the command. */
+async function cliIn(dir) {
   const name = argv[0];
   const manifest = join(dir, "inspect/commands.json");
-  if (!existsSync(manifest)) return join(dir, "harness/src/cli/main.js");
-  const inspect = name === undefined || name === "help" || name.startsWith("-") || JSON.parse(readFileSync(manifest, "utf8")).includes(name);
-  return join(dir, inspect ? "inspect/main.js" : "harness/src/cli/main.js");
+  const inspect = existsSync(manifest) && (name === undefined || name === "help" || name.startsWith("-") || JSON.parse(readFileSync(manifest, "utf8")).includes(name));
+  // pathToFileURL, not "file://" + path: a checkout's path may hold spaces, "#" or "%".
+  return inspect ? loadInspectBundle(fileURLToPath(root), dir) : await import(pathToFileURL(join(dir, "harness/src/cli/main.js")).href);
 }
 
 async function checkoutCli() {
   try {
     const { checkoutBuild } = await import(new URL("scripts/checkout-build.mjs", root).href);
-    const dir = await checkoutBuild(fileURLToPath(root).replace(/\/$/, ""));
-    // pathToFileURL, not "file://" + dir: a checkout's path may hold spaces, "#" or "%".
-    return await import(pathToFileURL(entryIn(dir)).href);
+    return await cliIn(await checkoutBuild(fileURLToPath(root).replace(/\/$/, "")));
   } catch (error) {
     process.stderr.write(`evolve: running the TypeScript through tsx (the compiled copy could not be built: ${error instanceof Error ? error.message : String(error)})\n`);
     const { register } = await import("tsx/esm/api");
@@ -44,6 +43,6 @@ async function checkoutCli() {
 }
 
 const installed = !checkout && existsSync(join(packaged, "harness/src/cli/main.js"));
-const { runCli } = installed ? await import(pathToFileURL(entryIn(packaged)).href) : await checkoutCli();
+const { runCli } = installed ? await cliIn(packaged) : await checkoutCli();
 // Ends the process with the command's code, within a few seconds whatever is still open.
 await runCli(argv);

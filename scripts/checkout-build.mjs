@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { readdir, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { compileInto, INSPECT_ZOD_CONFIG, plan } from "./compile-harness.mjs";
+import { compileInto, INSPECT_BUILD_FILES, plan } from "./compile-harness.mjs";
 
 /**
  * A build no command has started from for this long is removed when another is made (each
@@ -27,7 +27,7 @@ async function sourceKey(root) {
   const { compile, copy } = files;
   const hash = createHash("sha256");
   hash.update(`${process.version}\0${readFileSync(join(root, "node_modules/esbuild/package.json"), "utf8")}\0`);
-  for (const path of ["scripts/compile-harness.mjs", "scripts/checkout-build.mjs", INSPECT_ZOD_CONFIG, ...compile, ...copy]) {
+  for (const path of ["scripts/compile-harness.mjs", "scripts/checkout-build.mjs", ...INSPECT_BUILD_FILES, ...compile, ...copy]) {
     hash.update(`${path}\0`);
     hash.update(readFileSync(join(root, path)));
     hash.update("\0");

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binFlags, cacheTaken } from "../support/inspect-bundle.js";
 import { runEvolve } from "./cli-process.js";
 
 const exec = promisify(execFile);
@@ -40,7 +41,9 @@ describe("the packed tarball, installed in an empty folder", () => {
     // The CLI it runs is compiled JavaScript (scripts/build-package.mjs): module for module, and the inspect commands bundled.
     expect(files).toContain(join("dist", "harness", "src", "cli", "main.js"));
     expect(files).toContain(join("dist", "harness", "src", "validation", "check-worker-entry.mjs"));
-    expect(files).toContain(join("dist", "inspect", "main.js"));
+    expect(files).toContain(join("dist", "inspect", "main.cjs"));
+    // Its code cache, made where the package was packed, is taken where it is installed.
+    expect(await cacheTaken(installed, join(installed, "dist"), await binFlags(installed))).toBe(true);
     expect(files.filter((f) => f.startsWith("dist") && f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.includes(join("report", "page")))).toEqual([]);
   });
 
@@ -51,7 +54,7 @@ describe("the packed tarball, installed in an empty folder", () => {
     expect(stdout).toContain(`archive: ${join(app, "generations")}/run-`);
     const runs = (await readdir(join(app, "generations"))).filter((f) => f.startsWith("run-"));
     expect(runs).toHaveLength(1);
-    // The commands that read the archive run from the inspect bundle (dist/inspect/).
+    // The commands that read the archive run from the inspect bundle (dist/inspect/main.cjs).
     const ls = await exec("npx", ["evolve", "ls"], { cwd: app, timeout: 60_000 });
     expect(ls.stdout).toContain(runs[0]);
     const show = await exec("npx", ["evolve", "show", runs[0]!, "best"], { cwd: app, timeout: 60_000 });

@@ -13,9 +13,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binFlags, cacheTaken } from "../support/inspect-bundle.js";
 
 const exec = promisify(execFile);
 const ROOT = join(import.meta.dirname, "../..");
+
 let copy: string;
 
 beforeAll(async () => {
@@ -30,6 +32,11 @@ afterAll(async () => {
 });
 
 const help = () => exec(process.execPath, [join(copy, "bin/evolve.js"), "--help"], { cwd: copy, timeout: 60_000 });
+/** One build, made now: the tests before have edited sources and replaced built files. */
+const fromScratch = async () => {
+  await rm(join(copy, ".evolve-cache"), { recursive: true, force: true });
+  await help();
+};
 const builds = async (): Promise<string[]> => ((await readdir(join(copy, ".evolve-cache/harness")).catch(() => [])) as string[]).sort();
 
 describe("the checkout's compiled copy", () => {
@@ -62,9 +69,10 @@ describe("the checkout's compiled copy", () => {
     const dir = await newest();
     expect(JSON.parse(await readFile(join(dir, "inspect/commands.json"), "utf8"))).toEqual(["ls", "show", "tree", "diff", "lineage", "pending", "approve", "reject", "cat"]);
     // Each entry, replaced by one that names itself, shows which copy a command ran from.
-    const stand = (which: string) => `export async function runCli(argv) { console.log("${which} " + argv[0]); }\n`;
-    await writeFile(join(dir, "harness/src/cli/main.js"), stand("module copy"));
-    await writeFile(join(dir, "inspect/main.js"), stand("inspect bundle"));
+    const stand = (which: string) => `async function runCli(argv) { console.log("${which} " + argv[0]); }\n`;
+    await writeFile(join(dir, "harness/src/cli/main.js"), `export ${stand("module copy")}`);
+    await writeFile(join(dir, "inspect/main.cjs"), `${stand("inspect bundle")}exports.runCli = runCli;\n`);
+    await rm(join(dir, "inspect/main.cjs.v8-cache"));
     const ran = async (command: string) => (await exec(process.execPath, [join(copy, "bin/evolve.js"), command], { cwd: copy, timeout: 60_000 })).stdout.trim();
     for (const command of ["ls", "show", "tree", "diff", "lineage", "pending", "approve", "reject", "cat", "--help"]) expect(await ran(command)).toBe(`inspect bundle ${command}`);
     for (const command of ["run", "resume", "check", "watch", "report", "replay", "doctor", "clean", "new", "no-such-command"]) expect(await ran(command)).toBe(`module copy ${command}`);
@@ -72,16 +80,27 @@ describe("the checkout's compiled copy", () => {
   }, 120_000);
 
   it("bundles zod with its English messages only, set to parse without compiling before any schema is built", async () => {
-    await help();
+    await fromScratch();
     const [built] = await builds();
-    const dir = join(copy, ".evolve-cache/harness", built!, "inspect");
-    const chunks = await Promise.all((await readdir(dir)).filter((f) => f.endsWith(".js")).map((f) => readFile(join(dir, f), "utf8")));
-    const zod = chunks.find((text) => text.includes("node_modules/zod/v4/core/schemas.js\n"))!;
-    expect(zod).toContain("node_modules/zod/v4/locales/en.js\n");
-    expect(chunks.some((text) => text.includes("node_modules/zod/v4/locales/fr.js\n"))).toBe(false);
-    const jitless = zod.indexOf("config({ jitless: true })");
-    expect(jitless).toBeGreaterThan(zod.indexOf("node_modules/zod/v4/core/schemas.js\n"));
-    expect(jitless).toBeLessThan(zod.indexOf("// harness/src/"));
+    const bundle = await readFile(join(copy, ".evolve-cache/harness", built!, "inspect/main.cjs"), "utf8");
+    expect(bundle).toContain("node_modules/zod/v4/core/schemas.js\n");
+    expect(bundle).toContain("node_modules/zod/v4/locales/en.js\n");
+    expect(bundle).not.toContain("node_modules/zod/v4/locales/fr.js\n");
+    const jitless = bundle.indexOf("config({ jitless: true })");
+    expect(jitless).toBeGreaterThan(bundle.indexOf("node_modules/zod/v4/core/schemas.js\n"));
+    expect(jitless).toBeLessThan(bundle.indexOf("// harness/src/"));
+  }, 120_000);
+
+  it("makes the bundle's code cache, which V8 takes under bin/evolve.js's flags and refuses under others", async () => {
+    await fromScratch();
+    const [built] = await builds();
+    const dir = join(copy, ".evolve-cache/harness", built!);
+    const taken = (flags: string[]) => cacheTaken(copy, dir, flags);
+    expect(await taken(await binFlags(copy))).toBe(true);
+    // `node bin/evolve.js` (no flags) still runs the bundle: V8 compiles its source instead.
+    expect(await taken([])).toBe(false);
+    const ls = await exec(process.execPath, [join(copy, "bin/evolve.js"), "ls", "--out", join(copy, "no-runs")], { cwd: copy, timeout: 60_000 });
+    expect(ls.stdout).toContain("no runs under");
   }, 120_000);
 
   it("runs the TypeScript, saying why in one line, when the build cannot be written", async () => {

@@ -1,0 +1,54 @@
+// The inspect bundle: the commands that read the archive, and the CLI's entry, in one
+// CommonJS file (scripts/compile-harness.mjs builds it). It is compiled here with the V8 code
+// cache that its build wrote beside it, so a command such as `evolve ls` skips most of
+// parsing and compiling its ~600 KB; an ES module cannot take a code cache in Node 20.
+//
+// V8 takes the cache only from the same V8 version run with the same V8 flags (those on
+// bin/evolve.js's first line); otherwise it says "rejected" and compiles the source, which
+// is as fast as before there was a cache. The cache is code V8 runs without checking it
+// against the source, so it lives only where the bundle does: in the build's own folder
+// (dist/ of the installed package, or the checkout's .evolve-cache/harness/<key>/).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import vm from "node:vm";
+
+/** The bundle and its code cache, relative to the compiled copy's folder. */
+export const BUNDLE = "inspect/main.cjs";
+export const CODE_CACHE = "inspect/main.cjs.v8-cache";
+
+/**
+ * The name the bundle in `dir` goes by in stack traces: its path from evolve's root folder
+ * `root`. A code cache carries the name it was made under, and the package's is made where it
+ * is packed, not where it is installed; so a name that travels with the package, the same
+ * with the cache or without.
+ */
+export function bundleName(root, dir) {
+  return relative(root, join(dir, BUNDLE));
+}
+
+/**
+ * Compiles and runs the bundle at `file` as CommonJS under the name `filename`; returns its
+ * exports and the compiled script.
+ */
+export function compileBundle(file, filename, cachedData) {
+  const source = readFileSync(file, "utf8");
+  // Node's own CommonJS wrapper, on the source's first line so its line numbers stay.
+  // No importModuleDynamically: the bundle imports no module at run time (code from a code
+  // cache loses that setting in Node 20, and setting it prints an experimental warning).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  return { exports: module.exports, script };
+}
+
+/** The bundle's exports from the compiled copy in `dir` under `root`, through its code cache when there is one. */
+export function loadInspectBundle(root, dir) {
+  let cachedData;
+  try {
+    cachedData = readFileSync(join(dir, CODE_CACHE));
+  } catch {
+    // No cache beside the bundle: V8 compiles the source.
+  }
+  return compileBundle(join(dir, BUNDLE), bundleName(root, dir), cachedData).exports;
+}
