@@ -32,7 +32,10 @@ export function bundleName(root, dir) {
  * exports and the compiled script.
  */
 export function compileBundle(file, filename, cachedData) {
-  const source = readFileSync(file, "utf8");
+  // latin1: esbuild writes the bundle's code in ASCII, and only a comment may hold another
+  // character (a dash, say), which would make the whole UTF-8 string two bytes a character:
+  // read as latin1 it is one byte a character, which V8 reads and compiles faster.
+  const source = readFileSync(file, "latin1");
   // Node's own CommonJS wrapper, on the source's first line so its line numbers stay.
   // No importModuleDynamically: the bundle imports no module at run time (code from a code
   // cache loses that setting in Node 20, and setting it prints an experimental warning).

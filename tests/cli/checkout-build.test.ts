@@ -79,7 +79,7 @@ describe("the checkout's compiled copy", () => {
     expect(await newest()).toBe(dir);
   }, 120_000);
 
-  it("bundles zod with its English messages only, set to parse without compiling before any schema is built", async () => {
+  it("bundles zod with its English messages only, set to parse without compiling before any schema is built, and node:crypto loaded at its first call", async () => {
     await fromScratch();
     const [built] = await builds();
     const bundle = await readFile(join(copy, ".evolve-cache/harness", built!, "inspect/main.cjs"), "utf8");
@@ -89,6 +89,10 @@ describe("the checkout's compiled copy", () => {
     const jitless = bundle.indexOf("config({ jitless: true })");
     expect(jitless).toBeGreaterThan(bundle.indexOf("node_modules/zod/v4/core/schemas.js\n"));
     expect(jitless).toBeLessThan(bundle.indexOf("// harness/src/"));
+    // node:crypto is required only inside the stand-ins that call it, never as the bundle starts.
+    const requires = bundle.match(/.{0,7}require\("node:crypto"\)/g) ?? [];
+    expect(requires.length).toBeGreaterThan(0);
+    for (const call of requires) expect(call).toBe('return require("node:crypto")');
   }, 120_000);
 
   it("makes the bundle's code cache, which V8 takes under bin/evolve.js's flags and refuses under others", async () => {
