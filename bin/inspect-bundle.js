@@ -8,14 +8,15 @@
 // is as fast as before there was a cache. The cache is code V8 runs without checking it
 // against the source, so it lives only where the bundle does: in the build's own folder
 // (dist/ of the installed package, or the checkout's .evolve-cache/harness/<key>/).
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
-import vm from "node:vm";
+"use strict";
+const { readFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, join, relative } = require("node:path");
+const vm = require("node:vm");
 
 /** The bundle and its code cache, relative to the compiled copy's folder. */
-export const BUNDLE = "inspect/main.cjs";
-export const CODE_CACHE = "inspect/main.cjs.v8-cache";
+const BUNDLE = "inspect/main.cjs";
+const CODE_CACHE = "inspect/main.cjs.v8-cache";
 
 /**
  * The name the bundle in `dir` goes by in stack traces: its path from evolve's root folder
@@ -23,7 +24,7 @@ export const CODE_CACHE = "inspect/main.cjs.v8-cache";
  * is packed, not where it is installed; so a name that travels with the package, the same
  * with the cache or without.
  */
-export function bundleName(root, dir) {
+function bundleName(root, dir) {
   return relative(root, join(dir, BUNDLE));
 }
 
@@ -31,7 +32,7 @@ export function bundleName(root, dir) {
  * Compiles and runs the bundle at `file` as CommonJS under the name `filename`; returns its
  * exports and the compiled script.
  */
-export function compileBundle(file, filename, cachedData) {
+function compileBundle(file, filename, cachedData) {
   // latin1: esbuild writes the bundle's code in ASCII, and only a comment may hold another
   // character (a dash, say), which would make the whole UTF-8 string two bytes a character:
   // read as latin1 it is one byte a character, which V8 reads and compiles faster.
@@ -40,13 +41,13 @@ export function compileBundle(file, filename, cachedData) {
   // No importModuleDynamically: the bundle imports no module at run time (code from a code
   // cache loses that setting in Node 20, and setting it prints an experimental warning).
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, cachedData });
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
-  return { exports: module.exports, script };
+  const bundle = { exports: {} };
+  script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
+  return { exports: bundle.exports, script };
 }
 
 /** The bundle's exports from the compiled copy in `dir` under `root`, through its code cache when there is one. */
-export function loadInspectBundle(root, dir) {
+function loadInspectBundle(root, dir) {
   let cachedData;
   try {
     cachedData = readFileSync(join(dir, CODE_CACHE));
@@ -55,3 +56,10 @@ export function loadInspectBundle(root, dir) {
   }
   return compileBundle(join(dir, BUNDLE), bundleName(root, dir), cachedData).exports;
 }
+
+// One name per line, as ES modules that import this file (scripts/) read them.
+exports.BUNDLE = BUNDLE;
+exports.CODE_CACHE = CODE_CACHE;
+exports.bundleName = bundleName;
+exports.compileBundle = compileBundle;
+exports.loadInspectBundle = loadInspectBundle;
