@@ -43,7 +43,7 @@ const INSPECT_CODE_CACHE = "scripts/inspect-code-cache.mjs";
  * checkout-build's key: bin/evolve.js's first line holds the V8 flags the cache is made under.
  */
 export const INSPECT_BUILD_FILES = [INSPECT_ZOD_CONFIG, INSPECT_CODE_CACHE, "bin/inspect-bundle.js", "bin/evolve.js"];
-/** What the bundle writes beside its chunks: the command names it serves, for bin/evolve.js. */
+/** What the bundle writes beside itself: the command names it serves, for bin/evolve.js. */
 export const INSPECT_MANIFEST = "inspect/commands.json";
 const REPORT_PAGE = "harness/src/report/page/";
 
