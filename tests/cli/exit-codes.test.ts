@@ -88,3 +88,28 @@ describe("a closed stdout", () => {
     expect(await sessionLeftovers(pid)).toEqual({ containers: [], volumes: [] });
   }, 180_000);
 });
+
+describe("a stdout that would block", () => {
+  it("writes everything in order when fd 1 is a non-blocking pipe that fills up", async () => {
+    // A net.Socket on fd 1 makes the pipe non-blocking (libuv), as an unusual parent's pipe can
+    // be; 1 MiB overfills it while this test does not read, so writeStdout's write(2) meets EAGAIN
+    // and must hand the rest to the stream instead of failing or dropping it.
+    const module = resolve(ROOT, "harness/src/cli/process-exit.ts");
+    const lines = 16_384;
+    const script = `new (require("node:net").Socket)({ fd: 1, readable: false, writable: true }); import(${JSON.stringify(module)}).then((m) => { for (let i = 0; i < ${lines}; i++) m.writeStdout(String(i).padStart(63, ".") + "\\n"); });`;
+    const child = spawn(process.execPath, ["--import", "tsx/esm", "-e", script], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.pause();
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    await new Promise((r) => setTimeout(r, 1_500));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((r) => child.on("close", (c) => r(c)));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const expected = Array.from({ length: lines }, (_, i) => `${String(i).padStart(63, ".")}\n`).join("");
+    expect(stdout.length).toBe(expected.length);
+    expect(stdout === expected).toBe(true);
+  }, 60_000);
+});

@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import { EvolveError } from "../kernel/index.js";
 import type { CliCommand, OptionSpec } from "./command.js";
 import { commands } from "./commands/index.js";
-import { exitWith, stdoutClosed, watchStdout } from "./process-exit.js";
+import { exitWith, stdoutClosed, watchStdoutWhenOpened, writeStdout } from "./process-exit.js";
 import { UsageError } from "./usage.js";
 
 const USAGE_EXIT = 2;
@@ -60,7 +60,7 @@ function argumentProblem(error: unknown): string {
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
 
-export async function main(argv: string[], io: Io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) }): Promise<number> {
+export async function main(argv: string[], io: Io = { out: (l: string) => writeStdout(`${l}\n`), err: (l: string) => console.error(l) }): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.out(topHelp());
@@ -127,7 +127,7 @@ async function failed(name: string, command: CliCommand, error: unknown, io: Io,
 
 /** The `evolve` process: run the command, then end with its code (0 when stdout was closed under it). */
 export async function runCli(argv: string[]): Promise<void> {
-  watchStdout();
+  watchStdoutWhenOpened();
   const code = await main(argv);
   exitWith(stdoutClosed() ? 0 : code);
 }
