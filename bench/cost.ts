@@ -43,6 +43,7 @@ const CONFIGS: Record<string, Config> = {
   default: { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: defaults.discountBarren },
   "all-cmp": { selection: "cmp", attempts: DEFAULT_ATTEMPTS, racing: true, discountBarren: true },
   "all-scp": { selection: "score_child_prop", attempts: DEFAULT_ATTEMPTS, racing: true, discountBarren: true },
+  "all-hyp": { selection: "hyperagents", attempts: DEFAULT_ATTEMPTS, racing: true, discountBarren: true },
   attempts: { ...TODAY, attempts: DEFAULT_ATTEMPTS },
   cmp: { ...TODAY, selection: "cmp" },
   racing: { ...TODAY, racing: true },
