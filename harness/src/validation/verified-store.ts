@@ -41,7 +41,7 @@ export function storeNamespace(parts: Record<string, unknown>): string {
 }
 
 /** A folder only this user can write: owned by them, a real folder (not a link), no group or other write. */
-function privateFolder(path: string): boolean {
+export function privateFolder(path: string): boolean {
   const stats = lstatSync(path);
   const uid = process.getuid?.();
   return stats.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0;
