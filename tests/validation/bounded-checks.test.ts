@@ -56,11 +56,14 @@ describe("checks under a memory cap and a wall clock", () => {
     // 6 s: a fresh worker's first check is a full check of the seed (~1.3 s, more under load);
     // the bomb needs far longer than that to fill 1 GiB.
     const v = validator(1024, 6_000);
+    // The worker's start is timed apart from the bomb: under load it alone took 9 s of wall
+    // clock, and a bound over both failed once though the bomb was stopped on time.
+    expect(verdict(await check(v, null))).toBe("ok");
     const started = Date.now();
     const bombed = await check(v, exponentialInstantiation);
     expect(verdict(bombed)).toBe("compile/compile_timeout");
     expect(bombed.ok ? "" : bombed.failure.message).toMatch(/time limit of 6 s \(stopped during type-checking; --check-timeout\)/);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(verdict(await check(v, null))).toBe("ok");
   });
 
