@@ -62,6 +62,9 @@ function report(rows: Row[]): void {
   const phases = [...new Set(rows.flatMap((r) => Object.keys(r.run.phases)))].sort();
   console.log("\ncontainers handed out per child, by phase:");
   console.log(table([["model", "W", ...phases, "all"], ...rows.map((r) => [r.model, String(r.workers), ...phases.map((p) => ((r.run.phases[p] ?? 0) / Math.max(1, r.run.children)).toFixed(2)), (Object.values(r.run.phases).reduce((a, b) => a + b, 0) / Math.max(1, r.run.children)).toFixed(2)])]));
+  const served = [...new Set(rows.flatMap((r) => Object.keys(r.byPhase)))].sort();
+  console.log("\ncontainer CPU-seconds each, by the phase it served (a lower bound: read every 25 ms while it runs):");
+  console.log(table([["model", "W", ...served], ...rows.map((r) => [r.model, String(r.workers), ...served.map((p) => { const x = r.byPhase[p]; return x === undefined ? "—" : `${(x.cpu / x.containers).toFixed(2)} (${x.containers})`; })])]));
   const calls = [...new Set(rows.flatMap((r) => Object.keys(r.run.apiCalls)))].sort();
   console.log("\nDocker API requests per container handed out:");
   console.log(table([["request", ...rows.map((r) => `${r.model} W=${r.workers}`)], ...calls.map((c) => [c, ...rows.map((r) => ((r.run.apiCalls[c] ?? 0) / Math.max(1, Object.values(r.run.phases).reduce((a, b) => a + b, 0))).toFixed(2))])]));
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
     "harness: the harness process's user+system time; worker: its children's (the check worker)",
     "containers: cpuacct (v1) or cpu.stat (v2) of the run's parent cgroup (EngineOptions.cgroupParent)",
     "daemons: dockerd + containerd, every client's; shims: the run's containers' containerd-shim, sampled every 250 ms",
+    "by phase: each container's own cgroup counter, read every 25 ms while it runs (the engine removes it when the container stops, so this is a lower bound), by the phase the container served",
   ];
   const file = await saveResults("cpu", { task, waves, latencyMs, warmPool: pool, notes, rows });
   console.log(`\n${notes.join("\n")}\nresults: ${file}`);

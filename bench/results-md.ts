@@ -269,12 +269,15 @@ async function cpuSection(): Promise<string> {
       b === undefined ? "—" : `${b.run.children} (${b.run.valid})`, b === undefined ? "—" : total(b) / b.run.valid, b === undefined ? "—" : containers(b), `${r.loadBefore} → ${r.loadAfter}`,
     ]);
   }
+  const phaseRows = now.results.rows as Json[];
+  const served = [...new Set(phaseRows.flatMap((r) => Object.keys((r.byPhase ?? {}) as Json)))].sort();
+  const byPhase = served.length === 0 ? "" : `\nCPU-seconds of one container, by the phase it served (count in brackets):\n\n${md([["model, W", ...served], ...phaseRows.map((r) => [key(r), ...served.map((p) => { const x = (r.byPhase as Json)[p] as Json | undefined; return x === undefined ? "—" : `${((x.cpu as number) / (x.containers as number)).toFixed(2)} (${x.containers})`; })])])}\n`;
   return `## 8. Where a child's CPU goes${when(now)}
 
 CPU-seconds per child on ${now.results.task}, offline and with the slow scripted model (${now.results.latencyMs} ms a call), warm pool ${now.results.warmPool}. "Before" is the same command at the commit before issue 29's container cuts${before === null ? " (not kept)" : when(before)}; its seed agent was older and made more empty diffs, so where its valid share differs, compare per child too.
 
 ${md(rows)}
-
+${byPhase}
 ${(now.results.notes as string[]).map((n) => `- ${n}`).join("\n")}
 `;
 }

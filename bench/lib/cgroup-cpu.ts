@@ -35,6 +35,22 @@ export function cgroupCpuSeconds(name: string): number {
   }
 }
 
+/**
+ * CPU seconds of one container of the cgroup `name` so far, or null once it is gone: the
+ * engine removes a container's own cgroup when it stops, so a poller reads a lower bound.
+ */
+export function containerCpuSeconds(name: string, id: string): number | null {
+  try {
+    if (isV2()) {
+      const line = readFileSync(join(ROOT, name, id, "cpu.stat"), "utf8").split("\n").find((l) => l.startsWith("usage_usec "));
+      return line === undefined ? null : Number(line.split(" ")[1]) / 1e6;
+    }
+    return Number(readFileSync(join(ROOT, "cpuacct", name, id, "cpuacct.usage"), "utf8").trim()) / 1e9;
+  } catch {
+    return null;
+  }
+}
+
 /** The ids of the containers in the cgroup now (its sub-cgroups). */
 export function cgroupContainers(name: string): string[] {
   try {

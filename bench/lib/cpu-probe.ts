@@ -8,13 +8,15 @@
  */
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { benchCgroupName, cgroupContainers, cgroupCpuSeconds, removeCgroup } from "./cgroup-cpu.js";
+import { benchCgroupName, cgroupContainers, cgroupCpuSeconds, containerCpuSeconds, removeCgroup } from "./cgroup-cpu.js";
 import type { CpuRunOptions, CpuRunResult, CpuRunWindow } from "./cpu-run.js";
 import { harnessNode } from "./harness-node.js";
 import { engineProcesses } from "./proc-cpu.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const SAMPLE_MS = 250;
+/** How often each container's own counter is read: what it spends after the last read is not seen. */
+const CONTAINER_SAMPLE_MS = 25;
 
 /** CPU seconds of one run's children (all of them, between the window's two ends). */
 export interface CpuSplit {
@@ -25,9 +27,46 @@ export interface CpuSplit {
   shims: number;
 }
 
+/** Containers of one phase in the window, and their CPU as last read (a lower bound: see CONTAINER_SAMPLE_MS). */
+export interface PhaseCpu {
+  containers: number;
+  cpu: number;
+}
+
 export interface CpuProbe {
   run: CpuRunResult;
   cpu: CpuSplit;
+  /** By the phase each container served (pooled ones included). */
+  byPhase: Record<string, PhaseCpu>;
+}
+
+/** Each container's CPU as last read, by its phase: a container's cgroup goes when it stops. */
+class PhaseLedger {
+  private readonly seen = new Map<string, { phase: string; cpu: number }>();
+  private live = new Set<string>();
+
+  add(id: string, phase: string): void {
+    this.seen.set(id, { phase, cpu: 0 });
+    this.live.add(id);
+  }
+
+  sample(cgroup: string): void {
+    for (const id of this.live) {
+      const cpu = containerCpuSeconds(cgroup, id);
+      if (cpu === null) this.live.delete(id);
+      else this.seen.get(id)!.cpu = cpu;
+    }
+  }
+
+  byPhase(): Record<string, PhaseCpu> {
+    const out: Record<string, PhaseCpu> = {};
+    for (const { phase, cpu } of this.seen.values()) {
+      const p = (out[phase] ??= { containers: 0, cpu: 0 });
+      p.containers++;
+      p.cpu += cpu;
+    }
+    return out;
+  }
 }
 
 /** Engine CPU now: the daemons' sum, and each shim by pid. */
@@ -70,14 +109,17 @@ export function probeRun(options: Omit<CpuRunOptions, "cgroupParent">, tag: stri
   let window: { line: CpuRunWindow; containers: number; daemons: number; shims: ShimLedger } | null = null;
   let result: CpuRunResult | null = null;
   let end: CpuSplit | null = null;
+  const phases = new PhaseLedger();
+  const containerTimer = setInterval(() => phases.sample(cgroup), CONTAINER_SAMPLE_MS);
   const timer = setInterval(() => {
     for (const id of cgroupContainers(cgroup)) ours.add(id);
     if (window !== null && result === null) window.shims.sample(engineNow().shims);
   }, SAMPLE_MS);
   const onLine = (text: string): void => {
     if (!text.startsWith("{")) return;
-    const line = JSON.parse(text) as { type: string; id?: string };
+    const line = JSON.parse(text) as { type: string; id?: string; phase?: string };
     if (line.type === "container" && line.id !== undefined) ours.add(line.id);
+    if (line.type === "container" && line.id !== undefined && line.phase !== undefined && window !== null && result === null) phases.add(line.id, line.phase);
     if (line.type === "window") {
       const now = engineNow();
       window = { line: line as CpuRunWindow, containers: cgroupCpuSeconds(cgroup), daemons: now.daemons, shims: new ShimLedger(now.shims) };
@@ -108,10 +150,11 @@ export function probeRun(options: Omit<CpuRunOptions, "cgroupParent">, tag: stri
     child.on("error", fail);
     child.on("close", (code) => {
       clearInterval(timer);
+      clearInterval(containerTimer);
       onLine(pending.trim());
       removeCgroup(cgroup);
       if (code !== 0 || result === null || end === null) fail(new Error(`cpu-run exited ${code}${result === null ? " without a result" : ""}: ${err}`));
-      else done({ run: result, cpu: end });
+      else done({ run: result, cpu: end, byPhase: phases.byPhase() });
     });
   });
 }

@@ -2,7 +2,8 @@
  * One evolution run for bench/cpu.ts, in its own process: the harness as `evolve run` runs
  * it (tsx, bin/evolve.js's node flags, the default warm pool), its containers under one
  * cgroup (EngineOptions.cgroupParent) so the parent can read their CPU. It prints JSON lines:
- *   {"type":"container","id"}  each container handed to the harness (the parent finds its shim);
+ *   {"type":"container","id"[,"phase"]}  each container created, and each handed to the harness
+ *                              with the phase it serves (the parent finds its shim and its cgroup);
  *   {"type":"window", ...}     as the first child's self-modification starts: the CPU so far;
  *   {"type":"result", ...}     at the end: CPU, children, containers per phase, Docker API calls.
  * Between "window" and "result" only children run (the seed is evaluated before), so the
@@ -107,7 +108,8 @@ function countingByPhase(engine: SandboxEngine): SandboxEngine {
     async startSandbox(spec, o) {
       count(spec.labels.phase);
       const running = await engine.startSandbox(spec, o);
-      emit({ type: "container", id: running.id });
+      // A pooled container was created as "pool": the phase it serves is known only here.
+      emit({ type: "container", id: running.id, phase: spec.labels.phase ?? "other" });
       return running;
     },
     close: () => engine.close(),
