@@ -22,17 +22,22 @@ export function benchCgroupName(): string {
   return `evolve-bench-${process.pid}`;
 }
 
-/** CPU seconds charged to the cgroup `name` and everything under it, ever (0 before it exists). */
-export function cgroupCpuSeconds(name: string): number {
+/** CPU seconds of the cgroup at `path` (relative to the hierarchy) so far, or null when it is not there. */
+function cpuSecondsAt(path: string): number | null {
   try {
     if (isV2()) {
-      const line = readFileSync(join(ROOT, name, "cpu.stat"), "utf8").split("\n").find((l) => l.startsWith("usage_usec "));
-      return Number(line?.split(" ")[1] ?? 0) / 1e6;
+      const line = readFileSync(join(ROOT, path, "cpu.stat"), "utf8").split("\n").find((l) => l.startsWith("usage_usec "));
+      return line === undefined ? null : Number(line.split(" ")[1]) / 1e6;
     }
-    return Number(readFileSync(join(ROOT, "cpuacct", name, "cpuacct.usage"), "utf8").trim()) / 1e9;
+    return Number(readFileSync(join(ROOT, "cpuacct", path, "cpuacct.usage"), "utf8").trim()) / 1e9;
   } catch {
-    return 0;
+    return null;
   }
+}
+
+/** CPU seconds charged to the cgroup `name` and everything under it, ever (0 before it exists). */
+export function cgroupCpuSeconds(name: string): number {
+  return cpuSecondsAt(name) ?? 0;
 }
 
 /**
@@ -40,15 +45,7 @@ export function cgroupCpuSeconds(name: string): number {
  * engine removes a container's own cgroup when it stops, so a poller reads a lower bound.
  */
 export function containerCpuSeconds(name: string, id: string): number | null {
-  try {
-    if (isV2()) {
-      const line = readFileSync(join(ROOT, name, id, "cpu.stat"), "utf8").split("\n").find((l) => l.startsWith("usage_usec "));
-      return line === undefined ? null : Number(line.split(" ")[1]) / 1e6;
-    }
-    return Number(readFileSync(join(ROOT, "cpuacct", name, id, "cpuacct.usage"), "utf8").trim()) / 1e9;
-  } catch {
-    return null;
-  }
+  return cpuSecondsAt(join(name, id));
 }
 
 /** The ids of the containers in the cgroup now (its sub-cgroups). */
