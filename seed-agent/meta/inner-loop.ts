@@ -49,13 +49,21 @@ interface Draft {
   label: string;
 }
 
+/** The tree submitted, and how it was chosen. */
+interface Submission {
+  score: number | null;
+  texts: Texts;
+  moves: Move[];
+  how: "kept" | "untested" | "none";
+}
+
 /**
  * The tree to submit: the best so far; else (no draft beat the parent, and the request lists
  * attempts) one more move not yet tried from this parent, untested: a draft already known not
  * to beat the parent would only add a copy of it to the archive, an untried move adds what the
  * harness's evaluation of it will tell; else the parent's tree.
  */
-function fallback(best: { score: number | null; texts: Texts; moves: Move[] }, knobs: KnobSearch, drafted: ReadonlySet<string>, resubmit: boolean): { score: number | null; texts: Texts; moves: Move[]; how: "kept" | "untested" | "none" } {
+function fallback(best: Omit<Submission, "how">, knobs: KnobSearch, drafted: ReadonlySet<string>, resubmit: boolean): Submission {
   if (best.moves.length > 0) return { ...best, how: "kept" };
   if (!resubmit) return { ...best, how: "none" };
   knobs.restore(knobs.originals);
@@ -72,7 +80,7 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
   const on = ids.length > 0 ? `${ids.length} visible instances` : "the stage-1 subset";
   const parentScore = ids.length > 0 ? mean(ids.map((id) => request.feedback.instances.find((i) => i.id === id)?.score ?? 0)) : null;
 
-  let best: { score: number | null; texts: Texts; moves: Move[] } = { score: parentScore, texts: knobs.originals, moves: [] };
+  let best: Omit<Submission, "how"> = { score: parentScore, texts: knobs.originals, moves: [] };
   const written = new Map(knobs.originals);
   const sync = async (texts: Texts): Promise<void> => {
     for (const [path, text] of texts) {
@@ -115,16 +123,21 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
   knobs.restore(chosen.texts);
   await sync(chosen.texts);
   ctx.log(`meta offline inner loop: ${drafts.length} drafts evaluated on ${on}, submitting ${chosen.how} (${chosen.moves.length} moves)${stop ? ` (${stop})` : ""}, ${Date.now() - started} ms`);
-  const trial = `${drafts.length} drafts on ${on}${stop ? `; ${stop}` : ""}`;
-  const listed = drafts.length === 0 ? "" : `${DRAFTS_MARK}${drafts.map((d) => `${formatMoves(d.moves)} = ${d.label}`).join("; ")}`;
   const changedFiles = [...chosen.texts].filter(([path, text]) => knobs.originals.get(path) !== text).map(([path]) => path);
+  const trial = `${drafts.length} drafts on ${on}${stop ? `; ${stop}` : ""}`;
+  return { summary: summaryOf(chosen, parentScore, trial, drafts, request.attempts !== undefined) + note, changedFiles: chosen.how === "none" ? [] : changedFiles };
+}
+
+/** The summary line: the submitted moves first (the lineage credits them), then every draft after DRAFTS_MARK. */
+function summaryOf(chosen: Submission, parentScore: number | null, trial: string, drafts: readonly Draft[], withAttempts: boolean): string {
+  const listed = drafts.length === 0 ? "" : `${DRAFTS_MARK}${drafts.map((d) => `${formatMoves(d.moves)} = ${d.label}`).join("; ")}`;
   const moves = formatMoves(chosen.moves);
   switch (chosen.how) {
     case "kept":
-      return { summary: `offline: ${moves}; inner loop kept it: ${score(parentScore)} -> ${score(chosen.score)} (${trial})${listed}${note}`, changedFiles };
+      return `offline: ${moves}; inner loop kept it: ${score(parentScore)} -> ${score(chosen.score)} (${trial})${listed}`;
     case "untested":
-      return { summary: `offline: ${moves}; untested, as no draft beat the parent (${score(parentScore)}; ${trial})${listed}${note}`, changedFiles };
+      return `offline: ${moves}; untested, as no draft beat the parent (${score(parentScore)}; ${trial})${listed}`;
     case "none":
-      return { summary: `offline: ${request.attempts === undefined ? "no move helped" : "no untried move left"} (parent ${score(parentScore)}; ${trial})${listed}${note}`, changedFiles: [] };
+      return `offline: ${withAttempts ? "no untried move left" : "no move helped"} (parent ${score(parentScore)}; ${trial})${listed}`;
   }
 }

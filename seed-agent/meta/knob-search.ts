@@ -110,6 +110,11 @@ function taskFileOf(task: string, paths: readonly string[]): string | null {
  * Opens the search over the workspace's tree. With `scope` (a folder such as "tester/") only
  * annotated knobs of files under it move (our own search parameters only if under it);
  * without, every file but the tester's.
+ *
+ * Long on purpose: `propose` and `restore` are closures over one ts-morph project, the
+ * per-file diagnostic baselines and the run's random stream, drawn from in the order the seed
+ * has always drawn (a split would pass a dozen values around, and any change in the order of
+ * draws changes every seeded run's route).
  */
 export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext, scope?: string): Promise<KnobSearch> {
   const random = (): number => ctx.random();

@@ -47,35 +47,13 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
     }
     const said = /^\s*SUMMARY:\s*(.+)$/m.exec(reply)?.[1];
     if (said !== undefined && summary === "") summary = said;
-    const read = editsOfText(reply, new Set(current.keys()), tools);
-    log.format(read.format);
-    log.repaired(read.repairs);
-    log.refused("unusable call in the text", read.refused.length);
-    const { blocks } = read.edits;
-    const malformed = read.edits.problems;
-    const results: EditResult[] = applyEdits(current, blocks);
-    const touched = new Set(results.filter((r) => r.ok).map((r) => r.block.path));
-    const syntax: string[] = [];
-    for (const p of [...touched].filter((p) => p.endsWith(".ts"))) syntax.push(...(await syntaxErrors(p, current.get(p) ?? "")));
-    pending = [
-      ...results.flatMap((r) => (r.ok ? [] : [`block ${r.block.index} (${r.block.path}) ${oneLine(r.reason, 80)}`])),
-      ...malformed,
-      ...syntax,
-      ...(blocks.length === 0 && malformed.length === 0 ? ["no SEARCH/REPLACE block in the reply"] : []),
-    ];
-    ctx.log(`meta llm round ${round}: ${blocks.length} blocks, ${pending.length} problems`);
+    const applied = await applyReply(reply, current, tools, log);
+    pending = applied.pending;
+    ctx.log(`meta llm round ${round}: ${applied.blocks} blocks, ${pending.length} problems`);
     if (pending.length === 0) break;
-    messages.push({ role: "assistant", content: reply }, { role: "user", content: retryPrompt(results, syntax, malformed) });
+    messages.push({ role: "assistant", content: reply }, { role: "user", content: applied.retry });
   }
-  // A file left unparsable would fail the compile gate for the whole generation: undo it.
-  const reverted: string[] = [];
-  for (const [path, text] of current) {
-    if (!path.endsWith(".ts") || text === originals.get(path) || (await syntaxErrors(path, text)).length === 0) continue;
-    const original = originals.get(path);
-    if (original === undefined) current.delete(path);
-    else current.set(path, original);
-    reverted.push(path);
-  }
+  const reverted = await revertUnparsable(current, originals);
   const changedFiles = [...current].filter(([path, text]) => originals.get(path) !== text).map(([path]) => path);
   const problems = [
     ...(pending.length > 0 ? [`unresolved after ${search.llmRetries} retries: ${pending.join("; ")}`] : []),
@@ -87,4 +65,38 @@ export async function llmImprove(request: ImproveRequest, ctx: ImproveContext): 
   for (const path of changedFiles) await ctx.files.write(path, current.get(path) ?? "");
   const tail = problems.length > 0 ? `; ${problems.join("; ")}` : "";
   return { ok: true, report: { summary: oneLine(`llm: ${summary || "edit"} [edited ${changedFiles.join(", ")}${tail}]`, 600), changedFiles } };
+}
+
+/** One reply's edits applied to `current`: how many blocks it had, what went wrong, and the prompt that says so. */
+async function applyReply(reply: string, current: Map<string, string>, tools: ReturnType<typeof toolDefinitions>, log: ReplyLog): Promise<{ blocks: number; pending: string[]; retry: string }> {
+  const read = editsOfText(reply, new Set(current.keys()), tools);
+  log.format(read.format);
+  log.repaired(read.repairs);
+  log.refused("unusable call in the text", read.refused.length);
+  const { blocks } = read.edits;
+  const malformed = read.edits.problems;
+  const results: EditResult[] = applyEdits(current, blocks);
+  const touched = new Set(results.filter((r) => r.ok).map((r) => r.block.path));
+  const syntax: string[] = [];
+  for (const p of [...touched].filter((p) => p.endsWith(".ts"))) syntax.push(...(await syntaxErrors(p, current.get(p) ?? "")));
+  const pending = [
+    ...results.flatMap((r) => (r.ok ? [] : [`block ${r.block.index} (${r.block.path}) ${oneLine(r.reason, 80)}`])),
+    ...malformed,
+    ...syntax,
+    ...(blocks.length === 0 && malformed.length === 0 ? ["no SEARCH/REPLACE block in the reply"] : []),
+  ];
+  return { blocks: blocks.length, pending, retry: pending.length === 0 ? "" : retryPrompt(results, syntax, malformed) };
+}
+
+/** A file left unparsable would fail the compile gate for the whole generation: each is put back as it was (a new one removed). */
+async function revertUnparsable(current: Map<string, string>, originals: ReadonlyMap<string, string>): Promise<string[]> {
+  const reverted: string[] = [];
+  for (const [path, text] of current) {
+    if (!path.endsWith(".ts") || text === originals.get(path) || (await syntaxErrors(path, text)).length === 0) continue;
+    const original = originals.get(path);
+    if (original === undefined) current.delete(path);
+    else current.set(path, original);
+    reverted.push(path);
+  }
+  return reverted;
 }

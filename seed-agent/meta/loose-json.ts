@@ -29,9 +29,9 @@ export type LooseArguments =
 const WORDS: Record<string, string> = { true: "true", false: "false", null: "null", True: "true", False: "false", None: "null" };
 
 /**
- * Reads one JSON object or array starting at `text[start]` (which must be `{` or `[`). One
- * pass with its state in a few locals: longer than most functions here, split it would only
- * pass that state around.
+ * Reads one JSON object or array starting at `text[start]` (which must be `{` or `[`).
+ * Long on purpose: one pass with its state in a few locals; split, it would only pass that
+ * state around.
  */
 export function readValue(text: string, start: number): LooseValue {
   const out: string[] = [];
