@@ -17,7 +17,7 @@ import {
   strategyByName,
   type SelectionCandidate,
 } from "../../harness/src/selection/index.js";
-import { evaluated, evaluationResult, generationRecord, instanceResult, invalidAt, stageResult } from "../support/records.js";
+import { evaluated, evaluationResult, generationRecord, instanceResult, invalidAt, scored, stageResult } from "../support/records.js";
 
 /** A valid child scored `scores` on the visible split (stage 1 holds them all). */
 function scoredChild(id: string, parent: string | null, scores: number[], coverage?: { evaluated: number; of: number }) {
@@ -148,6 +148,38 @@ describe("the barren-children discount", () => {
       expect((discounted.get("g0000") ?? 0) / (discounted.get("g0001") ?? 1)).toBeCloseTo(0.4, 12);
     }
     expect(selectionProbabilities(strategyByName("score_child_prop", { discountBarren: true }), archive).get("g0002")).toBeGreaterThan(0.5);
+  });
+});
+
+describe("plateaus", () => {
+  // g0000 -> g0001 -> g0002 all at 0.5 (children that changed nothing the score sees);
+  // g0003 at 0.6 with g0005 at 0.6 below it, the archive's best; g0004 invalid.
+  const records = [
+    generationRecord({ id: "g0000", ...scored(0.5) }),
+    generationRecord({ id: "g0001", parent: "g0000", depth: 1, ...scored(0.5) }),
+    generationRecord({ id: "g0002", parent: "g0001", depth: 2, ...scored(0.5) }),
+    generationRecord({ id: "g0003", parent: "g0000", depth: 1, ...scored(0.6) }),
+    generationRecord({ id: "g0004", parent: "g0003", depth: 2, ...invalidAt("compile", "type_error") }),
+    generationRecord({ id: "g0005", parent: "g0003", depth: 2, ...scored(0.6) }),
+  ];
+
+  it("joins valid parents and children of the same whole visible score below the best; the best's plateau is the frontier and stays whole", () => {
+    const plateau = new Map(candidatesFromGenerations(records).map((c) => [c.id, c.plateau]));
+    expect(Object.fromEntries(plateau)).toEqual({ g0000: 3, g0001: 3, g0002: 3, g0003: 1, g0004: 1, g0005: 1 });
+    // A better child makes the old frontier a plateau below the best.
+    const better = [...records, generationRecord({ id: "g0006", parent: "g0005", depth: 3, ...scored(0.7) })];
+    expect(candidatesFromGenerations(better).find((c) => c.id === "g0005")?.plateau).toBe(2);
+  });
+
+  it("shares a plateau's weight among its generations when the discount is on, and leaves it whole when off", () => {
+    const candidates = candidatesFromGenerations(records);
+    const on = selectionProbabilities(strategyByName("score_child_prop", { discountBarren: true }), candidates);
+    const off = selectionProbabilities(strategyByName("score_child_prop"), candidates);
+    // g0002 (no children, a plateau of 3) against g0005 (no children, at the best), scores 0.5 and 0.6.
+    const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+    const bare = sigmoid(0) / sigmoid(1);
+    expect((off.get("g0002") ?? 0) / (off.get("g0005") ?? 1)).toBeCloseTo(bare, 12);
+    expect((on.get("g0002") ?? 0) / (on.get("g0005") ?? 1)).toBeCloseTo(bare / 3, 12);
   });
 });
 

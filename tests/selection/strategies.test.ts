@@ -148,9 +148,9 @@ describe("strategy details", () => {
     ];
     // g0002 has no whole visible score, so it is no parent; g0001 is its parent's barren child.
     expect(candidatesFromGenerations(records, ["g0002", "g0000"]).map(({ clade: _, ...c }) => c)).toEqual([
-      { id: "g0000", valid: true, score: 0.4, children: 3, barren: 1 },
-      { id: "g0001", valid: false, score: 0, children: 0, barren: 0 },
-      { id: "g0002", valid: false, score: 0, children: 1, barren: 0 },
+      { id: "g0000", valid: true, score: 0.4, children: 3, barren: 1, plateau: 1 },
+      { id: "g0001", valid: false, score: 0, children: 0, barren: 0, plateau: 1 },
+      { id: "g0002", valid: false, score: 0, children: 1, barren: 0, plateau: 1 },
     ]);
   });
 

@@ -27,6 +27,8 @@ export interface SelectionCandidate {
   readonly barren?: number;
   /** Its clade's pooled outcomes (itself and every descendant, see clade.ts); none when absent. */
   readonly clade?: CladeOutcomes;
+  /** Generations on its plateau: itself and the relatives joined to it by parent-child links of the same whole visible score, below the archive's best; 1 at the best, and when absent. */
+  readonly plateau?: number;
 }
 
 /** The fields of a generation record that selection reads. */
@@ -65,6 +67,7 @@ export function candidatesFromGenerations(
   }
   for (const p of inFlightParents) bump(children, p);
   const clades = cladeOutcomes(generations, inFlightParents);
+  const plateaus = plateauSizes(generations);
   return generations.map((g) => ({
     id: g.id,
     valid: approvalCleared(g) && wholeVisibleScore(g) !== null,
@@ -72,7 +75,41 @@ export function candidatesFromGenerations(
     children: children.get(g.id) ?? 0,
     barren: barren.get(g.id) ?? 0,
     clade: clades.get(g.id) ?? { successes: 0, failures: 0 },
+    plateau: plateaus.get(g.id) ?? 1,
   }));
+}
+
+/**
+ * The size of each generation's plateau: valid generations joined by parent-child links whose
+ * whole visible scores are equal. A child that changes nothing the score sees is one more node
+ * of the same place, not a new place: weighed alone, each such child would add its parent's
+ * whole weight again, and a plateau would draw ever more of the run (bench:cost, snake seed 5:
+ * 50 of the first 70 children). The plateau at the archive's best score is the frontier, where
+ * every child of a task at its ceiling is neutral: it counts 1 (shared as well, it handed the
+ * draws back to lower nodes and slowed email-validation).
+ */
+function plateauSizes(generations: readonly GenerationLike[]): Map<string, number> {
+  const root = new Map<string, string>();
+  const find = (id: string): string => {
+    let r = id;
+    while (root.get(r) !== undefined && root.get(r) !== r) r = root.get(r)!;
+    root.set(id, r);
+    return r;
+  };
+  const byId = new Map(generations.map((g) => [g.id, g] as const));
+  for (const g of generations) {
+    const parent = g.parent === null ? undefined : byId.get(g.parent);
+    const score = wholeVisibleScore(g);
+    if (parent === undefined || score === null || g.status.kind !== "valid" || parent.status.kind !== "valid") continue;
+    if (wholeVisibleScore(parent) !== score) continue;
+    root.set(find(g.id), find(parent.id));
+  }
+  const sizes = new Map<string, number>();
+  for (const g of generations) sizes.set(find(g.id), (sizes.get(find(g.id)) ?? 0) + 1);
+  // The top plateau is the frontier: it keeps each member's whole weight.
+  const scores = generations.filter((g) => g.status.kind === "valid").map((g) => wholeVisibleScore(g)).filter((x): x is number => x !== null);
+  const top = scores.length === 0 ? null : Math.max(...scores);
+  return new Map(generations.map((g) => [g.id, wholeVisibleScore(g) === top ? 1 : sizes.get(find(g.id)) ?? 1] as const));
 }
 
 /** Numeric order of generation ids ("g0009" < "g0010" < "g10000"); other ids by string. */

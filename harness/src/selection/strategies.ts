@@ -34,15 +34,17 @@ export interface StrategyOptions {
    * Multiply a weight that counts children by (1 + fertile) / (1 + children), fertile being
    * the children that were not barren (see SelectionCandidate.barren): a parent whose children
    * keep coming out empty or invalid loses weight, one with none or only productive ones keeps it.
+   * The weight is also divided by the candidate's plateau (SelectionCandidate.plateau): a place
+   * below the best weighs as one node, however many neutral children it has grown.
    */
   discountBarren: boolean;
 }
 
-/** The barren-children factor of a candidate (1 when the discount is off). */
+/** The barren-children and plateau factor of a candidate (1 when the discount is off). */
 function barrenFactor(c: SelectionCandidate, options: StrategyOptions): number {
   if (!options.discountBarren) return 1;
   const barren = Math.min(c.barren ?? 0, c.children);
-  return (1 + c.children - barren) / (1 + c.children);
+  return (1 + c.children - barren) / (1 + c.children) / Math.max(1, c.plateau ?? 1);
 }
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));

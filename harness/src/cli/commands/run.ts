@@ -86,7 +86,7 @@ export const run: CliCommand = {
                         parent's score with 95 % confidence; held-out then for the ${HELDOUT_TOP} best (default on)
   --discount-barren on|off
                         strategies that count children also weigh down parents whose children came out empty,
-                        invalid or duplicates (default on)
+                        invalid or duplicates, and share a plateau's weight below the best (default on)
   --arena               arena run: each round test generations propose tests that must break the current code
                         (the task's oracle judges them), then code children are selected on visible + the suite;
                         the held-out split never changes (README "Arena runs")
