@@ -169,6 +169,9 @@ describe("plateaus", () => {
     // A better child makes the old frontier a plateau below the best.
     const better = [...records, generationRecord({ id: "g0006", parent: "g0005", depth: 3, ...scored(0.7) })];
     expect(candidatesFromGenerations(better).find((c) => c.id === "g0005")?.plateau).toBe(2);
+    // A better child held back for approval is no parent, so it is not the frontier either.
+    const held = [...records, generationRecord({ id: "g0006", parent: "g0005", depth: 3, ...scored(0.7), approval: { reasons: ["changes meta/index.ts"], deadline: null, decision: null } })];
+    expect(candidatesFromGenerations(held).find((c) => c.id === "g0005")?.plateau).toBe(1);
   });
 
   it("shares a plateau's weight among its generations when the discount is on, and leaves it whole when off", () => {

@@ -86,9 +86,17 @@ export function candidatesFromGenerations(
  * whole weight again, and a plateau would draw ever more of the run (bench:cost, snake seed 5:
  * 50 of the first 70 children). The plateau at the archive's best score is the frontier, where
  * every child of a task at its ceiling is neutral: it counts 1 (shared as well, it handed the
- * draws back to lower nodes and slowed email-validation).
+ * draws back to lower nodes and slowed email-validation). The best is taken over the parents
+ * selection may draw (a child held back for approval is not the frontier).
  */
 function plateauSizes(generations: readonly GenerationLike[]): Map<string, number> {
+  // Each score once; the best by a loop, not Math.max(...scores), which throws past ~10^5 arguments.
+  const scores = new Map(generations.map((g) => [g.id, g.status.kind === "valid" ? wholeVisibleScore(g) : null] as const));
+  let top: number | null = null;
+  for (const g of generations) {
+    const score = scores.get(g.id) ?? null;
+    if (score !== null && approvalCleared(g) && (top === null || score > top)) top = score;
+  }
   const root = new Map<string, string>();
   const find = (id: string): string => {
     let r = id;
@@ -98,18 +106,14 @@ function plateauSizes(generations: readonly GenerationLike[]): Map<string, numbe
   };
   const byId = new Map(generations.map((g) => [g.id, g] as const));
   for (const g of generations) {
-    const parent = g.parent === null ? undefined : byId.get(g.parent);
-    const score = wholeVisibleScore(g);
-    if (parent === undefined || score === null || g.status.kind !== "valid" || parent.status.kind !== "valid") continue;
-    if (wholeVisibleScore(parent) !== score) continue;
-    root.set(find(g.id), find(parent.id));
+    const score = scores.get(g.id) ?? null;
+    if (score === null || g.parent === null || !byId.has(g.parent) || scores.get(g.parent) !== score) continue;
+    root.set(find(g.id), find(g.parent));
   }
   const sizes = new Map<string, number>();
   for (const g of generations) sizes.set(find(g.id), (sizes.get(find(g.id)) ?? 0) + 1);
   // The top plateau is the frontier: it keeps each member's whole weight.
-  const scores = generations.filter((g) => g.status.kind === "valid").map((g) => wholeVisibleScore(g)).filter((x): x is number => x !== null);
-  const top = scores.length === 0 ? null : Math.max(...scores);
-  return new Map(generations.map((g) => [g.id, wholeVisibleScore(g) === top ? 1 : sizes.get(find(g.id)) ?? 1] as const));
+  return new Map(generations.map((g) => [g.id, top !== null && scores.get(g.id) === top ? 1 : sizes.get(find(g.id)) ?? 1] as const));
 }
 
 /** Numeric order of generation ids ("g0009" < "g0010" < "g10000"); other ids by string. */

@@ -41,7 +41,7 @@ export interface StrategyOptions {
 }
 
 /** The barren-children and plateau factor of a candidate (1 when the discount is off). */
-function barrenFactor(c: SelectionCandidate, options: StrategyOptions): number {
+function discountFactor(c: SelectionCandidate, options: StrategyOptions): number {
   if (!options.discountBarren) return 1;
   const barren = Math.min(c.barren ?? 0, c.children);
   return (1 + c.children - barren) / (1 + c.children) / Math.max(1, c.plateau ?? 1);
@@ -74,7 +74,7 @@ export function strategyByName(name: SelectionStrategyName, options: StrategyOpt
         name,
         description: `DGM default: p ∝ sigmoid(10·(score − 0.5)) / (1 + children)${discount}`,
         stochastic: true,
-        weights: (cs) => cs.map((c) => (sigmoid(10 * (c.score - 0.5)) / (1 + c.children)) * barrenFactor(c, options)),
+        weights: (cs) => cs.map((c) => (sigmoid(10 * (c.score - 0.5)) / (1 + c.children)) * discountFactor(c, options)),
       };
     case "hyperagents":
       return {
@@ -83,7 +83,7 @@ export function strategyByName(name: SelectionStrategyName, options: StrategyOpt
         stochastic: true,
         weights: (cs) => {
           const mid = topThreeMean(cs);
-          return cs.map((c) => sigmoid(10 * (c.score - mid)) * Math.exp(-((c.children / 8) ** 3)) * barrenFactor(c, options));
+          return cs.map((c) => sigmoid(10 * (c.score - mid)) * Math.exp(-((c.children / 8) ** 3)) * discountFactor(c, options));
         },
       };
     case "cmp":
