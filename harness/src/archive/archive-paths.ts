@@ -3,6 +3,8 @@ import { join } from "node:path";
 
 export const RUN_FILE = "run.json";
 export const EVENTS_FILE = "events.jsonl";
+/** Each generation's summary, one line each: a cache of the records for listings (summary-index.ts). */
+export const SUMMARIES_FILE = "summaries.jsonl";
 export const GENERATION_FILE = "generation.json";
 export const PATCH_FILE = "patch.diff";
 export const SNAPSHOT_DIR = "snapshot";

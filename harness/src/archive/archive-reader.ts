@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { EvolveError } from "../kernel/index.js";
 import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
 import { joinDecisions, readDecision, readDecisions } from "./approval-decisions.js";
-import { EVENTS_FILE, generationPaths, generationRecordPath, RUN_FILE } from "./archive-paths.js";
+import { EVENTS_FILE, generationPaths, generationRecordPath, RUN_FILE, SUMMARIES_FILE } from "./archive-paths.js";
 import { TEMP_PREFIX } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
 import { GenerationSummary } from "./generation-summary.js";
@@ -18,6 +18,7 @@ import { GenerationId, parseGenerationId } from "./generation-id.js";
 import type { ArchiveProblem } from "./parse-problem.js";
 import { parseJsonText } from "./parse-problem.js";
 import { RunRecord } from "./run-record.js";
+import { SummaryIndex } from "./summary-index.js";
 
 /** A run found under an archive root. */
 export interface RunListing {
@@ -99,7 +100,10 @@ function readTextSync(path: string): TextResult {
 
 async function readText(path: string): Promise<TextResult> {
   try {
-    const size = tooLarge((await stat(path)).size);
+    const stats = await stat(path);
+    // A device such as /dev/zero reports size 0 and never ends: never read it.
+    if (!stats.isFile()) return { ok: false, reason: "not a regular file" };
+    const size = tooLarge(stats.size);
     if (size !== null) return size;
     return { ok: true, text: await readFile(path, "utf8") };
   } catch (error) {
@@ -193,15 +197,26 @@ export async function readGeneration(runDir: string, id: string): Promise<Genera
 
 /** A whole run: run.json and every generation.json, problems collected, ids in order. */
 export function readRun(runDir: string): Promise<RunContents> {
-  return readRunAs(runDir, GenerationRecord);
+  return readRunAs(runDir, (path, id) => parseGenerationFile(path, id, readTextSync(path)));
 }
 
-/** A run with each generation's summary only (generation-summary.ts): for listings of large runs. */
-export function readRunSummary(runDir: string): Promise<RunContents<GenerationSummary>> {
-  return readRunAs(runDir, GenerationSummary);
+/**
+ * A run with each generation's summary only (generation-summary.ts): for listings of large
+ * runs. A summary comes from the run's index when its record is unchanged since the line was
+ * written (summary-index.ts), else from the record itself.
+ */
+export async function readRunSummary(runDir: string): Promise<RunContents<GenerationSummary>> {
+  const indexText = await readText(join(runDir, SUMMARIES_FILE));
+  const index = SummaryIndex.fromText(indexText.ok ? indexText.text : null);
+  return readRunAs(runDir, (path, id) => {
+    const indexed = index.lookup(id, path);
+    return indexed === null ? parseGenerationFile(path, id, readTextSync(path), GenerationSummary) : { ok: true, value: indexed };
+  });
 }
 
-async function readRunAs<G extends RecordLike>(runDir: string, schema: z.ZodType<G>): Promise<RunContents<G>> {
+type ReadOne<G> = (path: string, id: string) => { ok: true; value: G } | { ok: false; problem: ArchiveProblem };
+
+async function readRunAs<G extends RecordLike>(runDir: string, readOne: ReadOne<G>): Promise<RunContents<G>> {
   if (!(await isDirectory(runDir))) throw new EvolveError("unknown_run", `no run folder at ${runDir}`);
   const problems: ArchiveProblem[] = [];
   const record = await readRunRecord(runDir);
@@ -211,10 +226,7 @@ async function readRunAs<G extends RecordLike>(runDir: string, schema: z.ZodType
     .filter((e) => !e.name.startsWith(TEMP_PREFIX) && parseGenerationId(e.name) !== null)
     .map((e) => e.name)
     .sort((a, b) => (parseGenerationId(a) ?? 0) - (parseGenerationId(b) ?? 0));
-  const results = await mapChunked(ids, (id) => {
-    const path = generationRecordPath(runDir, id);
-    return parseGenerationFile(path, id, readTextSync(path), schema);
-  });
+  const results = await mapChunked(ids, (id) => readOne(generationRecordPath(runDir, id), id));
   const records: G[] = [];
   for (const r of results) {
     if (r.ok) records.push(r.value);

@@ -8,13 +8,14 @@ import { access, appendFile, mkdir, readdir, readFile, rm, stat } from "node:fs/
 import { join } from "node:path";
 import { EvolveError } from "../kernel/index.js";
 import { ArchiveEvent, TranscriptLine } from "./archive-event.js";
-import { EVENTS_FILE, GENERATION_FILE, generationPaths, RUN_FILE } from "./archive-paths.js";
+import { EVENTS_FILE, GENERATION_FILE, generationPaths, RUN_FILE, SUMMARIES_FILE } from "./archive-paths.js";
 import { writeRecordFolder, type GenerationFiles } from "./record-folder.js";
 import { TEMP_PREFIX, toJsonText, writeFileAtomic, writeFileSynced } from "./atomic-fs.js";
 import { GenerationRecord } from "./generation-record.js";
 import { formatGenerationId, parseGenerationId } from "./generation-id.js";
 import { formatZodError } from "./parse-problem.js";
 import { RunRecord } from "./run-record.js";
+import { appendSummaryLine } from "./summary-index.js";
 import { unwritableArchive } from "./writable-folder.js";
 
 function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown } }, value: unknown, what: string): T {
@@ -30,7 +31,7 @@ export class ArchiveWriter {
   #next: number;
   readonly #recorded: Set<string>;
   readonly #pending = new Set<string>();
-  #eventChain: Promise<void> = Promise.resolve();
+  #appendChain: Promise<void> = Promise.resolve();
   #runChain: Promise<unknown> = Promise.resolve();
 
   private constructor(runDir: string, run: RunRecord, next: number, recorded: Set<string>) {
@@ -87,7 +88,8 @@ export class ArchiveWriter {
       recorded.add(entry.name);
       next = Math.max(next, n + 1);
     }
-    await terminateLastEvent(join(runDir, EVENTS_FILE));
+    await terminateLastLine(join(runDir, EVENTS_FILE), "create");
+    await terminateLastLine(join(runDir, SUMMARIES_FILE), "if-present");
     return new ArchiveWriter(runDir, run, next, recorded);
   }
 
@@ -133,6 +135,9 @@ export class ArchiveWriter {
     this.#recorded.add(id);
     const n = parseGenerationId(id) ?? 0;
     this.#next = Math.max(this.#next, n + 1);
+    // The index is a cache of records already on disk: a line that fails to land only makes
+    // readers read that record (summary-index.ts), so it never fails the generation.
+    await this.#serialised(() => appendSummaryLine(this.runDir, parsed)).catch(() => undefined);
   }
 
   /** Rewrites run.json atomically with `change` applied (updatedAt is set here). */
@@ -150,8 +155,13 @@ export class ArchiveWriter {
   /** Appends one event line; appends are serialised so lines never interleave. */
   async appendEvent(event: ArchiveEvent): Promise<void> {
     const line = eventLine(event);
-    const next = this.#eventChain.then(() => appendFile(join(this.runDir, EVENTS_FILE), line));
-    this.#eventChain = next.catch(() => undefined);
+    return this.#serialised(() => appendFile(join(this.runDir, EVENTS_FILE), line));
+  }
+
+  /** Runs appends one after another, so lines never interleave. */
+  #serialised(append: () => Promise<void>): Promise<void> {
+    const next = this.#appendChain.then(append);
+    this.#appendChain = next.catch(() => undefined);
     return next;
   }
 }
@@ -178,13 +188,16 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** A kill mid-append can leave a partial last line; end it so it stays one (reported) bad line. */
-async function terminateLastEvent(path: string): Promise<void> {
+/**
+ * A kill mid-append can leave a partial last line; end it so it stays one bad line (reported
+ * in events.jsonl, skipped in the summary index) instead of spoiling the next one appended.
+ */
+async function terminateLastLine(path: string, missing: "create" | "if-present"): Promise<void> {
   let size: number;
   try {
     size = (await stat(path)).size;
   } catch {
-    await writeFileSynced(path, "");
+    if (missing === "create") await writeFileSynced(path, "");
     return;
   }
   if (size === 0) return;
