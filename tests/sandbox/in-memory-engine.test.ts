@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryEngine } from "../../sandbox/src/memory/index.js";
@@ -75,6 +75,22 @@ describe("the in-memory engine", () => {
     }
     expect(await engine.sweep({ all: true })).toEqual({ containers: 1, volumes: 1 });
     expect(await engine.countManaged()).toEqual({ containers: 0, volumes: 0 });
+  });
+
+  it("bounds the CPU time of a sandbox's process, so one that nobody removes (its test run killed) cannot spin for ever", async () => {
+    const sandbox = await engine.createSandbox({ image: image.tag, command: [image.command[0]!, "-e", "process.stdin.resume()"], labels: { session } });
+    const running = await sandbox.start({ timeoutMs: 7_500, stdoutCapBytes: 1024, stderrCapBytes: 1024 });
+    try {
+      const stage = (await readdir(root)).find((name) => !name.startsWith("."))!;
+      const { pid } = JSON.parse(await readFile(join(root, stage, "sandboxes", sandbox.id, "sandbox.json"), "utf8")) as { pid: number };
+      // The shell that set the bound exec'd the command: the sandbox's pid is node's own.
+      await expect.poll(async () => (await readFile(`/proc/${pid}/cmdline`, "utf8")).split("\0")[0]).toBe(process.execPath);
+      const limit = (await readFile(`/proc/${pid}/limits`, "utf8")).split("\n").find((l) => l.startsWith("Max cpu time"));
+      const seconds = 8 * availableParallelism() + 5;
+      expect(limit).toMatch(new RegExp(`^Max cpu time\\s+${seconds}\\s+${seconds}\\s+seconds`));
+    } finally {
+      await running.remove();
+    }
   });
 
   it("keeps the runner's workspace at /work unless its process environment names another (the image's never does)", async () => {

@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, copyFile, lstat, mkdir, readdir, readFile, readlink, rm, symlink } from "node:fs/promises";
-import { constants } from "node:os";
+import { availableParallelism, constants } from "node:os";
 import { join, posix } from "node:path";
 import type { Readable } from "node:stream";
 import { pack } from "tar-fs";
@@ -26,6 +26,20 @@ const OUTPUT_TRAIL_MS = 1_000;
 const STDERR_TAIL_BYTES = 4_096;
 /** How often the resident memory is read: a hog gains at most this long's allocations past the limit. */
 const MEMORY_LOOK_MS = 50;
+/** CPU-seconds past the bound below that the process may still use (its start, a slow machine). */
+const ORPHAN_CPU_MARGIN_S = 5;
+
+/**
+ * The shell's `ulimit -t` before it execs the command (the same process: its pid, group and
+ * folder stay the sandbox's). Only for when this process dies without removing the sandbox
+ * (a test run killed): nothing else would end an agent's busy loop, which then spun on the
+ * host's cores. The bound is never reached while this process lives: the run's timeout kills
+ * first, since a process on `cores` cores uses at most `cores` CPU-seconds a second.
+ */
+export function withCpuBound(command: readonly string[], timeoutMs: number): [string, string[]] {
+  const seconds = Number.isFinite(timeoutMs) ? Math.ceil(timeoutMs / 1000) * availableParallelism() + ORPHAN_CPU_MARGIN_S : "unlimited";
+  return ["/bin/sh", ["-c", `ulimit -t ${seconds} && exec "$0" "$@"`, ...command]];
+}
 
 export interface MemorySandboxSetup {
   id: string;
@@ -80,9 +94,9 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
 
   async start(options: ContainerRunOptions): Promise<RunningSandbox> {
     if (this.child !== null || this.removed) throw new Error("the sandbox has started already or was removed");
-    const [program, ...args] = this.setup.command;
+    const [program, args] = withCpuBound(this.setup.command, options.timeoutMs);
     const home = join(this.setup.dir, "tmp");
-    const child = spawn(program!, args, {
+    const child = spawn(program, args, {
       cwd: this.workDir,
       // Nothing of this process's environment: no keys, no paths (as container-spec.ts's Env).
       env: { HOME: home, TMPDIR: home, NODE_ENV: "production", EVOLVE_RUNNER_WORK_DIR: this.workDir },
@@ -105,7 +119,7 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
     const failed = await spawned;
     if (failed !== null) {
       clearTimeout(this.timer);
-      throw new EvolveError("engine_failed", `the in-memory engine could not start ${program}: ${failed.message}`, { cause: failed });
+      throw new EvolveError("engine_failed", `the in-memory engine could not start ${this.setup.command[0]}: ${failed.message}`, { cause: failed });
     }
     await writeSandboxRecord(this.setup.dir, { ...this.setup.record, pid: child.pid ?? null });
     if (child.pid !== undefined) this.watchMemory(child.pid);
