@@ -3,7 +3,8 @@
  * child process of this one (the host's node, `--max-old-space-size` from the spec's memory
  * limit) running the trusted runner staged from this checkout, with a temp folder for /work.
  * No namespaces, no network cut, no read-only root, no other user, no pids, CPU or tmpfs
- * limits, no runtime: the agent code it runs runs on the host. Only tests may import it
+ * limits, no runtime: the agent code it runs runs on the host. (Its CPU time is bounded, far
+ * past the run's timeout, only so a process nobody removed ends: in-memory-sandbox.ts.) Only tests may import it
  * (tests/architecture/imports.test.ts checks that), so it can never be wired into the CLI.
  *
  * It is the port's twin, as ts-morph's InMemoryFileSystemHost is the twin of its file system:
