@@ -15,6 +15,7 @@ import { z } from "zod";
 import { generationRecordPath, SUMMARIES_FILE } from "./archive-paths.js";
 import type { GenerationRecord } from "./generation-record.js";
 import { GenerationSummary } from "./generation-summary.js";
+import { parseJsonText } from "./parse-problem.js";
 
 /** What a line says of its record file when it was written. */
 const RecordStamp = z.object({ bytes: z.number().int().nonnegative(), mtimeMs: z.number().nonnegative() });
@@ -42,15 +43,9 @@ export class SummaryIndex {
     const lines = new Map<string, { summary: GenerationSummary; record: RecordStamp }>();
     for (const line of text?.split("\n") ?? []) {
       if (line === "") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const parsed = SummaryLine.safeParse(value);
-      if (!parsed.success) continue;
-      const { record, ...summary } = parsed.data;
+      const parsed = parseJsonText(line, SummaryLine);
+      if (!parsed.ok) continue;
+      const { record, ...summary } = parsed.value;
       lines.set(summary.id, { summary, record });
     }
     return new SummaryIndex(lines);

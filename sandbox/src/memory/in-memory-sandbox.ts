@@ -36,7 +36,7 @@ const ORPHAN_CPU_MARGIN_S = 5;
  * host's cores. The bound is never reached while this process lives: the run's timeout kills
  * first, since a process on `cores` cores uses at most `cores` CPU-seconds a second.
  */
-export function withCpuBound(command: readonly string[], timeoutMs: number): [string, string[]] {
+function withCpuBound(command: readonly string[], timeoutMs: number): [string, string[]] {
   const seconds = Number.isFinite(timeoutMs) ? Math.ceil(timeoutMs / 1000) * availableParallelism() + ORPHAN_CPU_MARGIN_S : "unlimited";
   return ["/bin/sh", ["-c", `ulimit -t ${seconds} && exec "$0" "$@"`, ...command]];
 }
