@@ -17,6 +17,7 @@ import type { LlmErrorCode, WireLlmResponse } from "../../harness/src/kernel/ind
 import { createWorkspaceFiles } from "./workspace-files.js";
 import { createEvaluateClient } from "./evaluate-client.js";
 import { seededRandom } from "./seeded-random.js";
+import { useCodeCache } from "./code-cache.js";
 
 const protocolWrite = process.stdout.write.bind(process.stdout);
 const toStderr = (...args: unknown[]): void => {
@@ -32,6 +33,10 @@ console.dir = toStderr;
 console.table = toStderr;
 process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
   process.stderr.write(chunk, ...rest)) as typeof process.stdout.write;
+
+// Before any agent code loads: the toolchain an agent imports then compiles from the image's
+// code caches (code-cache.ts).
+useCodeCache();
 
 function send(message: RunnerMessage): Promise<void> {
   return new Promise((resolve) => protocolWrite(JSON.stringify(message) + "\n", () => resolve()));
