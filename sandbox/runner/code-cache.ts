@@ -114,8 +114,7 @@ export function makeCodeCaches(stagedRoot: string, cacheDir = CODE_CACHE_DIR): s
     scripts.set(inImage(filename), runCommonJs(module, filename, inImage(filename), readFileSync(filename, "utf8"), undefined));
   };
   const load = createRequire(join(rootfs, "node_modules", "index.js"));
-  exerciseToolchain(load("ts-morph") as typeof import("ts-morph"));
-  load("typescript");
+  exerciseToolchain(load("ts-morph") as typeof import("ts-morph"), load("typescript") as typeof import("typescript"));
   extensions[".js"] = plain;
 
   mkdirSync(cacheDir, { recursive: true });
@@ -129,8 +128,12 @@ export function makeCodeCaches(stagedRoot: string, cacheDir = CODE_CACHE_DIR): s
   return Object.keys(manifest);
 }
 
-/** What an agent checking its edits does with the toolchain: transpile, type-check a file, edit a node. */
-function exerciseToolchain(tsMorph: typeof import("ts-morph")): void {
+/**
+ * What the toolchain's users in a container do with it: an agent checking its edits (ts-morph:
+ * transpile, type-check a file, edit a node), and a code-test container type-checking an answer
+ * (TypeScript: a program of one file).
+ */
+function exerciseToolchain(tsMorph: typeof import("ts-morph"), typescript: typeof import("typescript")): void {
   const { Project, SyntaxKind, ts } = tsMorph;
   const text = [
     "export interface Options { readonly limit: number; names?: string[] }",
@@ -149,4 +152,10 @@ function exerciseToolchain(tsMorph: typeof import("ts-morph")): void {
   file.getPreEmitDiagnostics();
   file.getDescendantsOfKind(SyntaxKind.NumericLiteral)[0]?.replaceWithText("12");
   file.getPreEmitDiagnostics();
+
+  const options = { strict: true, target: typescript.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"], noEmit: true };
+  const host = typescript.createCompilerHost(options);
+  const readFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, language) => (name === "/answer/solve.ts" ? typescript.createSourceFile(name, text, language) : readFile(name, language));
+  typescript.getPreEmitDiagnostics(typescript.createProgram(["/answer/solve.ts"], options, host));
 }

@@ -46,9 +46,10 @@ const OWNERS: Record<string, (file: string) => boolean> = {
   // The checker; and the runner's code cache, which uses ts-morph once, when the image is built,
   // so V8 has compiled what an agent checking its edits runs.
   "ts-morph": (f) => f.startsWith("harness/src/validation/") || f === "sandbox/runner/code-cache.ts",
-  // The compile gate; the runtime image, which transpiles the runner it ships; and the code-test
-  // runner, which type-checks a candidate's answer inside its container.
-  typescript: (f) => f.startsWith("harness/src/validation/") || f === "sandbox/src/docker/runtime-image.ts" || f === "sandbox/runner/exec-compile.ts" || f === "sandbox/runner/exec-main.ts",
+  // The compile gate; the runtime image, which transpiles the runner it ships; the code-test
+  // runner, which type-checks a candidate's answer inside its container; and the runner's code
+  // cache (as for ts-morph above).
+  typescript: (f) => f.startsWith("harness/src/validation/") || f === "sandbox/src/docker/runtime-image.ts" || f === "sandbox/runner/exec-compile.ts" || f === "sandbox/runner/exec-main.ts" || f === "sandbox/runner/code-cache.ts",
 };
 
 /** The harness folder a repository path is in ("archive", "kernel"), "sandbox" for sandbox/, or null. */

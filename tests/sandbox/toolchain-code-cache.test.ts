@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUNNER_MAIN, transpileRunner } from "../../sandbox/src/docker/index.js";
-import { PACKAGE_ROOT } from "../../harness/src/kernel/index.js";
+import { execCommand } from "../../sandbox/src/sessions/index.js";
+import { PACKAGE_ROOT, type Runtime } from "../../harness/src/kernel/index.js";
 import { runtimesUnderTest, testEngine, type TestEngine } from "../support/test-engine.js";
 
 let t: TestEngine;
@@ -19,6 +20,19 @@ beforeAll(async () => {
 });
 
 const CODE_CACHE_MODULE = join(dirname(RUNNER_MAIN), "code-cache.js");
+
+/** Runs `node -e script` in a container of the real image, with the given flags before -e; its first stdout line as JSON. */
+async function runInImage(runtime: Runtime, flags: string[], script: string): Promise<unknown> {
+  const created = await t.engine.createSandbox({ image: t.image.tag, command: [t.image.command[0] as string, ...flags, "-e", script], labels: { session: t.session, phase: "test" }, runtime });
+  const lines: string[] = [];
+  const running = await created.start({ timeoutMs: 60_000, stdoutCapBytes: 1024 * 1024, stderrCapBytes: 64 * 1024, onStdoutLine: (line) => lines.push(line) });
+  try {
+    expect((await running.finished).exitCode).toBe(0);
+  } finally {
+    await running.remove();
+  }
+  return JSON.parse(lines[0] ?? "null") as unknown;
+}
 
 describe.each(runtimesUnderTest())("the toolchain's code caches in the image (%s)", (runtime) => {
   it("are made under the flags the runner runs with, so V8 uses each one, and the toolchain works", async () => {
@@ -35,15 +49,7 @@ describe.each(runtimesUnderTest())("the toolchain's code caches in the image (%s
       const out = typescript.transpileModule("export const x: number = 1;", { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText.trim();
       console.log(JSON.stringify({ served, outcomes: codeCacheOutcomes(), bad, out }));
     })();`;
-    const created = await t.engine.createSandbox({ image: t.image.tag, command: [t.image.command[0] as string, "-e", script], labels: { session: t.session, phase: "test" }, runtime });
-    const lines: string[] = [];
-    const running = await created.start({ timeoutMs: 60_000, stdoutCapBytes: 1024 * 1024, stderrCapBytes: 64 * 1024, onStdoutLine: (line) => lines.push(line) });
-    try {
-      expect((await running.finished).exitCode).toBe(0);
-    } finally {
-      await running.remove();
-    }
-    const report = JSON.parse(lines[0] ?? "{}") as { served: number; outcomes: Record<string, string>; bad: number[]; out: string };
+    const report = (await runInImage(runtime, [], script)) as { served: number; outcomes: Record<string, string>; bad: number[]; out: string };
     expect(report.served).toBe(4);
     expect(report.outcomes).toEqual({
       "/node_modules/ts-morph/dist/ts-morph.js": "used",
@@ -53,6 +59,17 @@ describe.each(runtimesUnderTest())("the toolchain's code caches in the image (%s
     });
     expect(report.bad).toEqual([2322]);
     expect(report.out).toBe("export const x = 1;");
+  }, 120_000);
+
+  it("are read by a code-test container under its permission model (the flags it runs with)", async () => {
+    const flags = execCommand(t.image).slice(1, -1);
+    const script = `(async () => {
+      const { useCodeCache, codeCacheOutcomes } = await import(${JSON.stringify(CODE_CACHE_MODULE)});
+      const served = useCodeCache();
+      const typescript = (await import("typescript")).default;
+      console.log(JSON.stringify({ served, outcomes: codeCacheOutcomes(), version: typeof typescript.version }));
+    })();`;
+    expect(await runInImage(runtime, flags, script)).toEqual({ served: 4, outcomes: { "/node_modules/typescript/lib/typescript.js": "used" }, version: "string" });
   }, 120_000);
 });
 

@@ -9,7 +9,7 @@
  * would spin) and the whole container; past either the container is killed and the outcome
  * says in which phase.
  */
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { EXEC_ENTRY, STOPPING_KINDS, type CallFailureKind, type ExecMessage, type ExecRequest } from "../../runner/exec-protocol.js";
 import { WireJson, type Runtime } from "../../../harness/src/kernel/index.js";
@@ -65,12 +65,14 @@ const STDERR_CAP_BYTES = 64 * 1024;
 
 /**
  * The command of a code-test container: Node's permission model (Node 20's flag spelling) lets
- * it read the runner and the compiler, start its worker thread, and nothing more.
+ * it read the runner, the compiler and the compiler's code cache (code-cache/ beside the
+ * runner's folder: sandbox/runner/code-cache.ts), start its worker thread, and nothing more.
  */
 export function execCommand(image: RuntimeImage): string[] {
   const [node, main] = image.command;
   const runnerDir = dirname(main ?? "/opt/evolve/runner/main.js");
-  return [node ?? "node", "--experimental-permission", `--allow-fs-read=${runnerDir}/*`, "--allow-fs-read=/node_modules/*", "--allow-worker", "--no-warnings", `${runnerDir}/${EXEC_ENTRY}`];
+  const codeCacheDir = join(dirname(runnerDir), "code-cache");
+  return [node ?? "node", "--experimental-permission", `--allow-fs-read=${runnerDir}/*`, "--allow-fs-read=/node_modules/*", `--allow-fs-read=${codeCacheDir}/*`, "--allow-worker", "--no-warnings", `${runnerDir}/${EXEC_ENTRY}`];
 }
 
 /** Tracks the runner's lines: what phase it is in, and every call's outcome so far. */
