@@ -1,8 +1,9 @@
 /**
  * V8 code caches for the toolchain's large CommonJS files (ts-morph and the TypeScript it
  * bundles, TypeScript itself). An agent that checks its edits loads ts-morph, and Node parses
- * and compiles its ~13 MB at every container start: about a quarter of a second of CPU in each
- * self-modification container. The runtime image carries a cache per file, made when the image
+ * and compiles its ~13 MB at every container start; the caches save about a quarter of a second
+ * of CPU in each self-modification container (bench:cpu), and the code-test container's
+ * compiler (exec-main.ts) uses them too. The runtime image carries a cache per file, made when the image
  * is built (sandbox/src/docker/toolchain-code-cache.ts runs `makeCodeCaches` in a fresh Node, the
  * binary the image copies, with no flags, as the container runs it); the runner installs
  * `useCodeCache` before any agent code loads, so `require` of one of those files compiles it
@@ -99,8 +100,8 @@ export function useCodeCache(dir = CODE_CACHE_DIR): number {
  * TypeScript from `rootfs`/node_modules under the names they will have in the image, uses them
  * as an agent checking its edits does (so V8 has compiled those functions too), and writes each
  * file's cache and the manifest into `cacheDir` (by default CODE_CACHE_DIR: run from the staged
- * runner, that is the staged image's folder). Returns the image paths it cached. Run in a fresh Node with the image's binary and no flags: V8 takes a cache only under the same
- * flags.
+ * runner, that is the staged image's folder). Returns the image paths it cached. Run in a fresh
+ * Node with the image's binary and no flags: V8 takes a cache only under the same flags.
  */
 export function makeCodeCaches(stagedRoot: string, cacheDir = CODE_CACHE_DIR): string[] {
   // Node names a loaded file by its real path, so the staged root is compared by its own.

@@ -2,9 +2,9 @@
  * The trusted entry of a code-test container (exec-protocol.ts): type-check a candidate's
  * TypeScript answer, load it in a worker thread, call its exports with the tests' arguments.
  *
- * Node runs it under its permission model (sandbox/src/sessions/exec-session.ts gives the flags): the
- * file system is readable only where the runner, the compiler and its code cache live, and writable nowhere;
- * no child process. That is a second wall inside the container, so that a solution reaching
+ * Node runs it under its permission model (sandbox/src/sessions/exec-session.ts gives the
+ * flags): the file system is readable only where the runner, the compiler and its code cache
+ * live, and writable nowhere; no child process. That is a second wall inside the container, so that a solution reaching
  * for the file system is told "denied" (and scored 0) instead of finding an image to read;
  * the container stays the boundary.
  *
