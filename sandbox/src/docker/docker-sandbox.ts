@@ -14,8 +14,14 @@ import { extractSafely } from "../extract/index.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "../port/index.js";
 
-/** How often, and how far apart, a stray SIGKILL's container is re-read for the OOM flag. */
-const OOM_FLAG_LOOKS = 6;
+/**
+ * How often, and how far apart, a stray SIGKILL's container is re-read for the OOM flag: up to
+ * 5 s. 1.5 s was too short once, under runsc while the test files ran two at a time (the flag
+ * came later, or not in time: tests/sandbox/hardened-container.test.ts, 2026-11-28); the wait
+ * is paid only by a container killed by something other than the harness, nearly always an
+ * OOM kill.
+ */
+const OOM_FLAG_LOOKS = 20;
 const OOM_FLAG_WAIT_MS = 250;
 
 /** The part of /work a container path names, e.g. "/work/build" → "build". */
