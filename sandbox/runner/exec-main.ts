@@ -4,9 +4,9 @@
  *
  * Node runs it under its permission model (sandbox/src/sessions/exec-session.ts gives the
  * flags): the file system is readable only where the runner, the compiler and its code cache
- * live, and writable nowhere; no child process. That is a second wall inside the container, so that a solution reaching
- * for the file system is told "denied" (and scored 0) instead of finding an image to read;
- * the container stays the boundary.
+ * live, and writable nowhere; no child process. That is a second wall inside the container,
+ * so that a solution reaching for the file system is told "denied" (and scored 0) instead of
+ * finding an image to read; the container stays the boundary.
  *
  * The compiler starts loading at once, before the request arrives: a warm-pool container
  * has it ready when it is handed out.
