@@ -1,8 +1,8 @@
 /**
  * The offline runtime image: no registry pull, ever. It is built FROM scratch out of the
  * host's own Node binary and the shared libraries it links, the trusted runner, and the
- * read-only toolchain agents may import (typescript, ts-morph) with V8 code caches that make
- * it load faster (toolchain-code-cache.ts). Its tag is a content hash of those inputs, so it
+ * read-only toolchain agents may import (typescript, ts-morph) with V8 code caches and
+ * ES-module entries that make it load faster (toolchain-code-cache.ts, toolchain-esm-entry.ts). Its tag is a content hash of those inputs, so it
  * is rebuilt only when one of them changes.
  *
  * A user may name a base image instead (e.g. node:20-slim from their registry); the
@@ -16,12 +16,13 @@ import { dirname, join, relative } from "node:path";
 import { SANDBOX_UID } from "../port/index.js";
 import { PACKAGE_ROOT } from "../../../harness/src/kernel/index.js";
 import { makeToolchainCodeCache } from "./toolchain-code-cache.js";
+import { addEsmEntries } from "./toolchain-esm-entry.js";
 
 /** Where node sits inside the image built from scratch. */
 export const IMAGE_NODE = "/usr/local/bin/node";
 export const RUNNER_MAIN = "/opt/evolve/runner/main.js";
-const FORMAT_VERSION = "6";
-const TOOLCHAIN_ROOTS = ["typescript", "ts-morph"];
+const FORMAT_VERSION = "7";
+export const TOOLCHAIN_ROOTS: readonly string[] = ["typescript", "ts-morph"];
 
 const repoRoot = PACKAGE_ROOT;
 
@@ -144,6 +145,10 @@ export async function stageBuildContext(inputs: ImageInputs, hash: string): Prom
       // link to a host path would dangle in the image. Agent trees use the archive's strict copyTree.
       await cp(dir, join(rootfs, "node_modules", name), { recursive: true, filter: async (path) => !(await lstat(path)).isSymbolicLink() });
     }
+    // The host's Node lists the names, for a base image too: a name one Node lists and another
+    // would not changes which names an import offers, never what they are.
+    const entries = await addEsmEntries(inputs.nodeBinary, Object.fromEntries(TOOLCHAIN_ROOTS.map((name) => [name, join(rootfs, "node_modules", name)])));
+    if (!entries.ok) process.stderr.write(`evolve: the runtime image is built without ES-module entries for its toolchain (imports load as before, slower): ${entries.reason}\n`);
     if (!inputs.baseImage) {
       // A base image brings its own Node, whose V8 would refuse caches made by the host's.
       const made = await makeToolchainCodeCache(inputs.nodeBinary, rootfs, join(rootfs, dirname(RUNNER_MAIN)));

@@ -9,9 +9,9 @@
  * They only make a start faster: when they cannot be made, the image is built without them
  * and says so on stderr, and every container loads its toolchain as before.
  */
-import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { runNodeScript } from "./node-script.js";
 
 /** Making them loads and type-checks with ts-morph once: a few seconds of CPU, rarely more. */
 const MAKE_TIMEOUT_MS = 120_000;
@@ -24,17 +24,5 @@ const MAKE_TIMEOUT_MS = 120_000;
 export function makeToolchainCodeCache(nodeBinary: string, rootfs: string, runnerDir: string): Promise<{ ok: true; files: string[] } | { ok: false; reason: string }> {
   const module = pathToFileURL(join(runnerDir, "code-cache.js")).href;
   const program = `const { makeCodeCaches } = await import(${JSON.stringify(module)});\nprocess.stdout.write(JSON.stringify(makeCodeCaches(${JSON.stringify(rootfs)})));`;
-  return new Promise((resolve) => {
-    execFile(nodeBinary, ["--input-type=module", "-e", program], { env: {}, timeout: MAKE_TIMEOUT_MS, maxBuffer: 1 << 20, encoding: "utf8" }, (error, stdout, stderr) => {
-      if (error) {
-        resolve({ ok: false, reason: `${error.message.split("\n")[0]}${stderr ? `: ${stderr.trim().split("\n").slice(-1)[0]}` : ""}` });
-        return;
-      }
-      try {
-        resolve({ ok: true, files: JSON.parse(stdout) as string[] });
-      } catch {
-        resolve({ ok: false, reason: `unexpected output: ${stdout.slice(0, 200)}` });
-      }
-    });
-  });
+  return runNodeScript(nodeBinary, program, MAKE_TIMEOUT_MS).then((run) => (run.ok ? { ok: true, files: run.value as string[] } : run));
 }

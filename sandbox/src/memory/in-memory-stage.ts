@@ -11,11 +11,14 @@
  * renamed into place, so processes staging at once never see half of one.
  */
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, posix } from "node:path";
 import { WORK_DIR } from "../../runner/protocol.js";
-import { collectImageInputs, IMAGE_NODE, RUNNER_MAIN, transpileRunner } from "../docker/index.js";
+import { addEsmEntries, collectImageInputs, IMAGE_NODE, RUNNER_MAIN, TOOLCHAIN_ROOTS, transpileRunner } from "../docker/index.js";
+
+/** The packages agents import, which get the image's ES-module entries (toolchain-esm-entry.ts). */
+const ENTRY_PACKAGES: readonly string[] = TOOLCHAIN_ROOTS;
 
 /** Where the in-memory engine keeps its stages and its sandboxes' folders. */
 export const DEFAULT_MEMORY_ROOT = join(tmpdir(), "evolve-memory-engine");
@@ -37,7 +40,7 @@ const IMAGE_RUNNER_DIR = posix.dirname(RUNNER_MAIN);
 /** Stages (or finds) the runner of this checkout under `root`. */
 export async function stageRunner(root: string): Promise<RunnerStage> {
   const inputs = await collectImageInputs(null);
-  const hash = createHash("sha256").update(`in-memory 1\nnode ${process.version}\n`);
+  const hash = createHash("sha256").update(`in-memory 2\nnode ${process.version}\n`);
   for (const file of inputs.runnerSources) hash.update(`src ${basename(file)}\n`).update(await readFile(file));
   for (const { name, dir } of inputs.toolchainPackages) hash.update(`pkg ${name} ${dir}\n`);
   const id = hash.digest("hex").slice(0, 16);
@@ -48,11 +51,24 @@ export async function stageRunner(root: string): Promise<RunnerStage> {
   const temp = await mkdtemp(join(root, ".staging-"));
   try {
     await transpileRunner(inputs.runnerSources, join(temp, "runner"));
+    const withEntries: Record<string, string> = {};
+    const realDirs: Record<string, string> = {};
     for (const { name, dir: packageDir } of inputs.toolchainPackages) {
-      const link = join(temp, "node_modules", name);
-      await mkdir(dirname(link), { recursive: true });
-      await symlink(packageDir, link, "dir");
+      const staged = join(temp, "node_modules", name);
+      if (!ENTRY_PACKAGES.includes(name)) {
+        await mkdir(dirname(staged), { recursive: true });
+        await symlink(packageDir, staged, "dir");
+        continue;
+      }
+      // A folder of its own, its files linked, so its package.json and entry can be the image's.
+      await mkdir(staged, { recursive: true });
+      for (const entry of await readdir(packageDir)) if (entry !== "package.json") await symlink(join(packageDir, entry), join(staged, entry));
+      withEntries[name] = staged;
+      realDirs[name] = packageDir;
     }
+    const entries = await addEsmEntries(process.execPath, withEntries, realDirs);
+    // As the image: without the entries, imports scan the packages as before.
+    if (!entries.ok) for (const [name, staged] of Object.entries(withEntries)) await copyFile(join(realDirs[name]!, "package.json"), join(staged, "package.json"));
     await rename(temp, dir);
     return { ...stage, built: true };
   } catch (error) {
