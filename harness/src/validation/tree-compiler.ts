@@ -126,6 +126,13 @@ export class TreeCompiler {
   }
 
   #tree: string | null = null;
+  /**
+   * Resolutions made from toolchain files (lib, @types/node, the contract, the toolchain's
+   * declarations), which no tree changes: the toolchain is fixed for this compiler's life, and
+   * a tree is never on their lookup path (see #resolve). Each check's new program would
+   * otherwise redo some 500 of them, mostly failing lookups of @types/node's "node:*" imports.
+   */
+  readonly #toolchainResolutions = new Map<string, ts.ResolvedModuleFull | undefined>();
 
   /**
    * Parses and binds the lib files, @types/node and the contract now (a checker over them
@@ -160,7 +167,13 @@ export class TreeCompiler {
     }
     // The tree is ESM by construction; toolchain declarations resolve in their own format.
     const mode = fromTree ? ts.ModuleKind.ESNext : containingFormat;
+    // A lookup from a toolchain file only walks node_modules folders and the file's own
+    // ancestors: a tree below a node_modules folder could be on that walk, so it gets no reuse.
+    const reusable = !fromTree && (tree === null || !tree.split(sep).includes("node_modules"));
+    const key = `${containingFile}\0${name}\0${mode ?? ""}`;
+    if (reusable && this.#toolchainResolutions.has(key)) return this.#toolchainResolutions.get(key);
     const found = ts.resolveModuleName(name, containingFile, options, host, undefined, undefined, mode).resolvedModule;
+    if (reusable) this.#toolchainResolutions.set(key, found);
     if (!fromTree) return found;
     // From the tree only relative imports resolve, and only to files of the tree; Node
     // built-ins then fall back to @types/node's ambient module declarations.
