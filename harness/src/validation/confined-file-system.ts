@@ -1,11 +1,13 @@
 /**
  * A read-only ts-morph FileSystemHost that only sees the agent tree being compiled and the
- * harness's own toolchain folders. Inside the tree, the root reads as an ES module package
+ * harness's own toolchain folders. The tree appears at TREE_ROOT, whatever its folder on disk,
+ * so the compiler keeps one tree's unchanged files parsed and bound for the next (and no host
+ * path of it reaches a diagnostic). Inside the tree, the root reads as an ES module package
  * (`{"type":"module"}`) and every other package.json is invisible, so NodeNext treats the
  * whole tree as ESM whatever the agent wrote.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import * as tsMorph from "ts-morph";
 import type { FileSystemHost, RuntimeDirEntry } from "ts-morph";
 
@@ -27,24 +29,30 @@ function within(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-/** The file system the shared compiler sees; `setTree` switches the visible agent tree. */
+/** Where the compiler sees the agent tree: a path no host folder is read at. */
+export const TREE_ROOT = "/__evolve_agent_tree__";
+
+/** The file system the shared compiler sees; `setTree` switches the agent tree shown at TREE_ROOT. */
 export class ConfinedFileSystem implements FileSystemHost {
   readonly #toolRoots: string[];
   #tree: string | null = null;
 
   constructor(toolRoots: string[]) {
     this.#toolRoots = toolRoots.map((root) => resolve(root));
+    const shadowed = this.#toolRoots.find((root) => within(TREE_ROOT, root));
+    if (shadowed !== undefined) throw new Error(`the toolchain at ${shadowed} is inside ${TREE_ROOT}, where the compiler sees agent trees`);
   }
 
-  /** Make `treeDir` (absolute) the one visible agent tree; null hides every tree. */
+  /** Show the folder `treeDir` (on disk) at TREE_ROOT; null shows no tree. */
   setTree(treeDir: string | null): void {
     this.#tree = treeDir === null ? null : resolve(treeDir);
   }
 
   #visible(path: string): "tree-package" | "hidden" | "real" {
     const abs = resolve(path);
-    if (this.#tree !== null && within(this.#tree, abs)) {
-      if (abs === join(this.#tree, "package.json")) return "tree-package";
+    if (within(TREE_ROOT, abs)) {
+      if (this.#tree === null) return "hidden";
+      if (abs === join(TREE_ROOT, "package.json")) return "tree-package";
       if (abs.endsWith(`${sep}package.json`)) return "hidden";
       return "real";
     }
@@ -53,12 +61,18 @@ export class ConfinedFileSystem implements FileSystemHost {
     return "hidden";
   }
 
+  /** Where a visible path is read on disk: a tree path in the tree's folder, any other as it is. */
+  #onDisk(path: string): string {
+    const abs = resolve(path);
+    return this.#tree !== null && within(TREE_ROOT, abs) ? join(this.#tree, relative(TREE_ROOT, abs)) : abs;
+  }
+
   isCaseSensitive(): boolean {
     return true;
   }
   readDirSync(dirPath: string): RuntimeDirEntry[] {
     if (this.#visible(dirPath) !== "real") throw notFound(dirPath);
-    return readdirSync(dirPath, { withFileTypes: true }).map((entry) => ({
+    return readdirSync(this.#onDisk(dirPath), { withFileTypes: true }).map((entry) => ({
       name: join(dirPath, entry.name),
       isFile: entry.isFile(),
       isDirectory: entry.isDirectory(),
@@ -73,7 +87,7 @@ export class ConfinedFileSystem implements FileSystemHost {
         throw notFound(filePath);
       case "real":
         try {
-          return readFileSync(filePath, "utf8");
+          return readFileSync(this.#onDisk(filePath), "utf8");
         } catch {
           throw notFound(filePath);
         }
@@ -89,7 +103,7 @@ export class ConfinedFileSystem implements FileSystemHost {
       case "hidden":
         return false;
       case "real":
-        return statSync(filePath, { throwIfNoEntry: false })?.isFile() ?? false;
+        return statSync(this.#onDisk(filePath), { throwIfNoEntry: false })?.isFile() ?? false;
     }
   }
   fileExists(filePath: string): Promise<boolean> {
@@ -97,19 +111,21 @@ export class ConfinedFileSystem implements FileSystemHost {
   }
   directoryExistsSync(dirPath: string): boolean {
     const abs = resolve(dirPath);
-    const isAncestor = [this.#tree, ...this.#toolRoots].some((root) => root !== null && within(abs, root));
+    const roots = this.#tree === null ? this.#toolRoots : [TREE_ROOT, ...this.#toolRoots];
+    const isAncestor = roots.some((root) => within(abs, root));
     if (!isAncestor && this.#visible(abs) !== "real") return false;
-    return statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    return statSync(this.#onDisk(abs), { throwIfNoEntry: false })?.isDirectory() ?? false;
   }
   directoryExists(dirPath: string): Promise<boolean> {
     return Promise.resolve(this.directoryExistsSync(dirPath));
   }
   realpathSync(path: string): string {
-    // The tree has no links (policy); toolchain paths are trusted.
+    // The tree has no links (policy) and is seen only at TREE_ROOT; toolchain paths are trusted.
+    if (within(TREE_ROOT, resolve(path))) return path;
     return this.#visible(path) === "real" ? realpathSync(path) : path;
   }
   getCurrentDirectory(): string {
-    return this.#tree ?? "/";
+    return this.#tree === null ? "/" : TREE_ROOT;
   }
   glob(): Promise<string[]> {
     return Promise.resolve([]);

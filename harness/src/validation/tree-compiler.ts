@@ -1,9 +1,10 @@
 /**
  * The compile and signature gates over one long-lived ts-morph Project. The project keeps the
  * lib files, @types/node, the toolchain declarations and the contract parsed and bound
- * between candidates; each check adds one tree's files, checks them, emits them to memory and
- * removes them again. Everything between setTree and the removal is synchronous, so checks
- * from concurrent validations never interleave on the shared project.
+ * between candidates, and the last tree's files too: each check shows its tree at TREE_ROOT,
+ * where the files it has unchanged keep their parsed source, checks them and emits them to
+ * memory. Everything between setTree and the end of a check is synchronous, so checks from
+ * concurrent validations never interleave on the shared project.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { Project, type SourceFile, ts } from "ts-morph";
 import type { ValidationFailure } from "../results/index.js";
 import { harnessCompilerOptions, TOOLCHAIN_PACKAGES } from "./compiler-options.js";
-import { ConfinedFileSystem } from "./confined-file-system.js";
+import { ConfinedFileSystem, TREE_ROOT } from "./confined-file-system.js";
 import { diagnosticsFailure, errorsOnly, semanticCode, signatureCode } from "./diagnostics.js";
 import { findImportViolation } from "./import-rule.js";
 import { TESTER_FILE } from "./tester-entry.js";
@@ -129,7 +130,7 @@ export class TreeCompiler {
   /**
    * Resolutions made from toolchain files (lib, @types/node, the contract, the toolchain's
    * declarations), which no tree changes: the toolchain is fixed for this compiler's life, and
-   * a tree is never on their lookup path (see #resolve). Each check's new program would
+   * the tree is never on their lookup path (see #resolve). Each check's new program would
    * otherwise redo some 500 of them, mostly failing lookups of @types/node's "node:*" imports.
    */
   readonly #toolchainResolutions = new Map<string, ts.ResolvedModuleFull | undefined>();
@@ -167,9 +168,9 @@ export class TreeCompiler {
     }
     // The tree is ESM by construction; toolchain declarations resolve in their own format.
     const mode = fromTree ? ts.ModuleKind.ESNext : containingFormat;
-    // A lookup from a toolchain file only walks node_modules folders and the file's own
-    // ancestors: a tree below a node_modules folder could be on that walk, so it gets no reuse.
-    const reusable = !fromTree && (tree === null || !tree.split(sep).includes("node_modules"));
+    // A lookup from a toolchain file only walks the toolchain's folders and their ancestors,
+    // and the tree is seen only at TREE_ROOT, which holds no toolchain (ConfinedFileSystem).
+    const reusable = !fromTree;
     const key = `${containingFile}\0${name}\0${mode ?? ""}`;
     if (reusable && this.#toolchainResolutions.has(key)) return this.#toolchainResolutions.get(key);
     const found = ts.resolveModuleName(name, containingFile, options, host, undefined, undefined, mode).resolvedModule;
@@ -186,17 +187,18 @@ export class TreeCompiler {
    * `onSignature` is called when gate 1 passed and gate 2 starts.
    */
   check(treeDir: string, files: readonly string[], onSignature: () => void = () => undefined): StaticCheck {
-    const root = resolve(treeDir);
+    const root = TREE_ROOT;
     const started = performance.now();
     const tsFiles = files.filter((f) => f.endsWith(".ts")).sort();
     const entries = entriesOf(files);
     let checkName = `${CHECK_FILE}.ts`;
     for (let i = 1; files.includes(checkName); i++) checkName = `${CHECK_FILE}${i}.ts`;
     this.#tree = root;
-    this.#fs.setTree(root);
+    this.#fs.setTree(resolve(treeDir));
     try {
-      const added = tsFiles.map((f) => this.#project.addSourceFileAtPath(join(root, f)));
-      const checkFile = this.#project.createSourceFile(join(root, checkName), signatureSource(entries), { overwrite: true });
+      const texts = new Map(tsFiles.map((f) => [join(root, f), this.#fs.readFileSync(join(root, f))]));
+      const added = this.#showTree(texts.set(join(root, checkName), signatureSource(entries)));
+      const checkFile = added.pop()!;
       const program = this.#project.getProgram().compilerObject;
       const sources = added.map((sf) => {
         const source = program.getSourceFile(sf.getFilePath());
@@ -224,12 +226,24 @@ export class TreeCompiler {
       this.#verified.set(signatureKey, { js: null });
       return { ok: true, files: emitted, compileMs, signatureMs };
     } finally {
-      for (const sf of this.#project.getSourceFiles()) {
-        if (inside(root, resolve(sf.getFilePath()))) this.#project.removeSourceFile(sf);
-      }
+      // The tree's files stay in the project: the next check keeps those it has unchanged.
       this.#tree = null;
       this.#fs.setTree(null);
     }
+  }
+
+  /**
+   * Makes the project's files under TREE_ROOT exactly `texts` (path to text; answered in that
+   * order): a file already there with the same text keeps
+   * its parsed and bound source, every other one is removed or parsed anew. The program built
+   * from it is then the same as from a project that never saw another tree.
+   */
+  #showTree(texts: Map<string, string>): SourceFile[] {
+    for (const sf of this.#project.getSourceFiles()) {
+      const path = sf.getFilePath();
+      if (inside(TREE_ROOT, path) && texts.get(path) !== sf.getFullText()) this.#project.removeSourceFile(sf);
+    }
+    return [...texts].map(([path, text]) => this.#project.getSourceFile(path) ?? this.#project.createSourceFile(path, text, { overwrite: true }));
   }
 
   /** Emit to memory, reusing the JS of proven files; remember every file as clean. */
