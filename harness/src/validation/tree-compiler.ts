@@ -234,9 +234,10 @@ export class TreeCompiler {
 
   /**
    * Makes the project's files under TREE_ROOT exactly `texts` (path to text; answered in that
-   * order): a file already there with the same text keeps
-   * its parsed and bound source, every other one is removed or parsed anew. The program built
-   * from it is then the same as from a project that never saw another tree.
+   * order): a file already there with the same text keeps its parsed and bound source, every
+   * other one is removed or parsed anew. A source depends only on its text and the fixed
+   * options (the tree is always ESM), so the program built from it is the one a project that
+   * never saw another tree would build.
    */
   #showTree(texts: Map<string, string>): SourceFile[] {
     for (const sf of this.#project.getSourceFiles()) {
