@@ -181,10 +181,12 @@ describe("resume and branching with pending children", () => {
 });
 
 describe("approval.timeoutMinutes", () => {
+  const CHILDREN = 8;
   it("rejects what nobody answered in time: the live run writes it down, and after the run nobody can approve it", async () => {
-    // 0.02 minutes = 1.2 s: each child takes about a second, so earlier ones time out during the run.
+    // 0.02 minutes = 1.2 s. A child takes 0.3-1 s, so eight of them outlast the first one's
+    // deadline and it times out during the run (four once did not, on a fast machine).
     const policy = await policyFile("timeout", { approval: { paths: ["meta/**"], timeoutMinutes: 0.02 } });
-    const summary = await run("timeout", policy, 4);
+    const summary = await run("timeout", policy, CHILDREN);
     expect(summary.end).toBe("finished");
     const runDir = join(out, "timeout");
     // The last children may still be inside their 1.2 s when the run ends (on a loaded machine
@@ -200,7 +202,7 @@ describe("approval.timeoutMinutes", () => {
     }
     const { generations } = await readRun(runDir);
     const children = generations.filter((g) => g.parent !== null);
-    expect(children).toHaveLength(4);
+    expect(children).toHaveLength(CHILDREN);
     for (const g of children) {
       expect(g.parent, g.id).toBe("g0000");
       expect(g.approval?.decision, g.id).toMatchObject({ verdict: "rejected", by: "timeout", timedOut: true });
