@@ -21,6 +21,8 @@ import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from
  * is paid only by a container killed by something other than the harness, nearly always an
  * OOM kill.
  */
+/** How long the output stream may trail the process's exit. */
+const OUTPUT_GRACE_MS = 5_000;
 const OOM_FLAG_LOOKS = 20;
 const OOM_FLAG_WAIT_MS = 250;
 
@@ -95,8 +97,10 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
       }
       clearTimeout(this.timer);
       const durationMs = Date.now() - this.activatedAt;
-      // The last output frames can trail the exit a little.
-      await Promise.race([streamEnded, new Promise((r) => setTimeout(r, 1_000))]);
+      // The last output frames can trail the exit, by more than a second on a loaded machine
+      // (a 10 kB stderr once came back short under the test suite's load); a stream that
+      // never ends costs this wait.
+      await Promise.race([streamEnded, new Promise((r) => setTimeout(r, OUTPUT_GRACE_MS))]);
       let oomKilled = false;
       // The engine learns of an OOM kill from a separate event, which can come after the
       // exit: a SIGKILL (137) the harness did not send gets a short grace to be flagged. A
