@@ -52,6 +52,8 @@ function entriesOf(files: readonly string[]): readonly Entry[] {
 }
 
 const CHECK_FILE = "__evolve_signature_check__";
+/** A tree larger than this (characters of TypeScript) is not kept for the next check. */
+const KEEP_TREE_BYTES = 1024 * 1024;
 
 const WARM_UP_SOURCE = `import type { ImproveFn, Json, SolveFn } from "@evolve/contract";
 interface Item { id: string; score: number; tags: readonly string[] }
@@ -195,8 +197,10 @@ export class TreeCompiler {
     for (let i = 1; files.includes(checkName); i++) checkName = `${CHECK_FILE}${i}.ts`;
     this.#tree = root;
     this.#fs.setTree(resolve(treeDir));
+    let keptBytes = 0;
     try {
       const texts = new Map(tsFiles.map((f) => [join(root, f), this.#fs.readFileSync(join(root, f))]));
+      for (const text of texts.values()) keptBytes += text.length;
       const added = this.#showTree(texts.set(join(root, checkName), signatureSource(entries)));
       const checkFile = added.pop()!;
       const program = this.#project.getProgram().compilerObject;
@@ -226,7 +230,9 @@ export class TreeCompiler {
       this.#verified.set(signatureKey, { js: null });
       return { ok: true, files: emitted, compileMs, signatureMs };
     } finally {
-      // The tree's files stay in the project: the next check keeps those it has unchanged.
+      // A usual tree's files stay for the next check to keep those it has unchanged; a large
+      // one goes, so its parsed source never eats into the next candidate's memory cap.
+      if (keptBytes > KEEP_TREE_BYTES) this.#showTree(new Map());
       this.#tree = null;
       this.#fs.setTree(null);
     }
