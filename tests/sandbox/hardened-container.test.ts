@@ -131,6 +131,13 @@ describe.each(runtimesUnderTest())("hardened container (%s)", (runtime) => {
     expect(outcome.oomKilled, JSON.stringify(outcome)).toBe(true);
   });
 
+  it("does not call a process that SIGKILLs itself OOM-killed", async () => {
+    // Same exit code as an OOM kill (137), not sent by the harness: only the engine's word
+    // (its flag or its `oom` event) may make it an OOM kill.
+    const { outcome } = await runScript(runtime, `Buffer.alloc(8 << 20).fill(1); process.kill(process.pid, "SIGKILL");`, { limits: { memoryBytes: 128 << 20 } });
+    expect(outcome, JSON.stringify(outcome)).toMatchObject({ exitCode: 137, oomKilled: false, killed: false, timedOut: false });
+  });
+
   it("cuts a stdout flood at the cap and reports it", async () => {
     const flood = `const s = "x".repeat(65536); (function w() { if (process.stdout.write(s)) setImmediate(w); else process.stdout.once("drain", w); })();`;
     const { outcome, lines } = await runScript(runtime, flood, { stdoutCap: 256 * 1024 });

@@ -210,7 +210,7 @@ export class DockerEngine implements SandboxEngine {
       if (this.settings.cgroupParent !== undefined) options.HostConfig.CgroupParent = this.settings.cgroupParent;
       const container = await this.docker.createContainer(options);
       this.running++;
-      return new DockerSandbox(container, () => this.running--);
+      return new DockerSandbox(container, this.docker, () => this.running--);
     } catch (error) {
       const message = (error as Error).message;
       if (spec.runtime === "runsc" && /runtime/i.test(message)) {

@@ -11,20 +11,17 @@ import { SANDBOX_UID } from "../port/index.js";
 import { OutputDemux } from "./output-demux.js";
 import { packFolder } from "./tar-pack.js";
 import { extractSafely } from "../extract/index.js";
+import { engineReportedOom } from "./oom-event.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "../port/index.js";
 
-/**
- * How often, and how far apart, a stray SIGKILL's container is re-read for the OOM flag: up to
- * 5 s. 1.5 s was too short once, under runsc while the test files ran two at a time (the flag
- * came later, or not in time: tests/sandbox/hardened-container.test.ts, 2026-11-28); the wait
- * is paid only by a container killed by something other than the harness, nearly always an
- * OOM kill.
- */
 /** How long the output stream may trail the process's exit. */
 const OUTPUT_GRACE_MS = 5_000;
-const OOM_FLAG_LOOKS = 20;
-const OOM_FLAG_WAIT_MS = 250;
+/**
+ * How long after a container's exit the engine's `oom` event may still come, for a SIGKILL
+ * that the harness did not send (nearly always an OOM kill); only such a container waits.
+ */
+const OOM_EVENT_GRACE_MS = 3_000;
 
 /** The part of /work a container path names, e.g. "/work/build" → "build". */
 function workspaceRelative(containerDir: string): string {
@@ -52,6 +49,8 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
 
   constructor(
     private readonly container: Docker.Container,
+    /** The engine the container lives on, for its event log. */
+    private readonly docker: Docker,
     /** Called once when the sandbox is removed (its engine counts what it runs). */
     private readonly onRemoved: () => void = () => undefined,
   ) {}
@@ -101,21 +100,8 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
       // (a 10 kB stderr once came back short under the test suite's load); a stream that
       // never ends costs this wait.
       await Promise.race([streamEnded, new Promise((r) => setTimeout(r, OUTPUT_GRACE_MS))]);
-      let oomKilled = false;
-      // The engine learns of an OOM kill from a separate event, which can come after the
-      // exit: a SIGKILL (137) the harness did not send gets a short grace to be flagged. A
-      // runner that exited 0 ended by itself (its answers are in): nothing to look up.
-      for (let look = 0; look < (exitCode === 0 ? 0 : OOM_FLAG_LOOKS); look++) {
-        try {
-          const state = (await this.container.inspect()).State;
-          oomKilled = state.OOMKilled === true;
-          if (exitCode === null && typeof state.ExitCode === "number") exitCode = state.ExitCode;
-        } catch {
-          break; // already removed: nothing more to learn
-        }
-        if (oomKilled || exitCode !== 137 || this.timedOut || this.killedByHost) break;
-        await new Promise((r) => setTimeout(r, OOM_FLAG_WAIT_MS));
-      }
+      // A runner that exited 0 ended by itself (its answers are in): nothing to look up.
+      const oomKilled = exitCode === 0 ? false : await this.wasOomKilled((code) => (exitCode ??= code));
       return {
         exitCode,
         timedOut: this.timedOut,
@@ -127,6 +113,30 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
         durationMs,
       };
     })();
+  }
+
+  /**
+   * The engine's word on an OOM kill: the container's flag, or else, for a SIGKILL (137) that
+   * the harness did not send, the engine's `oom` events (the flag alone missed one under runsc:
+   * oom-event.ts). `onExitCode` gets the exit code when the wait gave none.
+   */
+  private async wasOomKilled(onExitCode: (code: number) => void): Promise<boolean> {
+    let state: Docker.ContainerInspectInfo["State"];
+    try {
+      state = (await this.container.inspect()).State;
+    } catch {
+      return false; // already removed: nothing more to learn
+    }
+    if (typeof state.ExitCode === "number") onExitCode(state.ExitCode);
+    if (state.OOMKilled === true) return true;
+    if (state.ExitCode !== 137 || this.timedOut || this.killedByHost) return false;
+    // The window is on the engine's clock, from the container's start to a grace after its exit.
+    const started = Date.parse(state.StartedAt);
+    const finished = Date.parse(state.FinishedAt);
+    const window = Number.isFinite(started) && Number.isFinite(finished) && finished >= started
+      ? { fromMs: started, toMs: finished + OOM_EVENT_GRACE_MS }
+      : { fromMs: this.activatedAt - 60_000, toMs: Date.now() + OOM_EVENT_GRACE_MS };
+    return engineReportedOom(this.docker, this.container.id, window);
   }
 
   /** Hand a pre-started sandbox to its caller: caps, line sink, and the clock start now. */
