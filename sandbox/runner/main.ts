@@ -11,11 +11,12 @@ import { pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
 import { format } from "node:util";
 import { MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, TESTER_ENTRY } from "./protocol.js";
-import { BUILD_DIR, WORK_DIR } from "./work-dirs.js";
-import type { HostMessage, InitMessage, RunnerMessage, WireJson } from "./protocol.js";
+import { AGENT_DIR, BUILD_DIR, WORK_DIR } from "./work-dirs.js";
+import type { HostMessage, InitMessage, RunnerMessage, WireJson, WorkspaceTree } from "./protocol.js";
 import type { LlmErrorCode, WireLlmResponse } from "../../harness/src/kernel/index.js";
 import { createWorkspaceFiles } from "./workspace-files.js";
 import { createEvaluateClient } from "./evaluate-client.js";
+import { createTreeSnapshots } from "./tree-snapshot.js";
 import { seededRandom } from "./seeded-random.js";
 import { useCodeCache } from "./code-cache.js";
 
@@ -189,12 +190,15 @@ async function loadAndAnnounce(entry: string, name: string): Promise<unknown> {
   return value;
 }
 
-/** Calls the agent's function once and sends what it returned, or threw, as the one result (id 0). */
-async function answerOnce(name: string, fn: unknown, call: (fn: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>): Promise<void> {
+/**
+ * Calls the agent's function once and sends what it returned, or threw, as the one result (id 0);
+ * a returned result carries what `attach` gives (improve's: the agent tree).
+ */
+async function answerOnce(name: string, fn: unknown, call: (fn: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>, attach: () => Promise<{ tree?: WorkspaceTree }> = async () => ({})): Promise<void> {
   try {
     if (typeof fn !== "function") throw new Error(`${name} is not a function`);
     const wire = toWireJson(await call(fn as (...args: unknown[]) => Promise<unknown>));
-    await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value } : { type: "result", id: 0, ok: false, error: wire.error });
+    await send(wire.ok ? { type: "result", id: 0, ok: true, value: wire.value, ...(await attach()) } : { type: "result", id: 0, ok: false, error: wire.error });
   } catch (error) {
     await send({ type: "result", id: 0, ok: false, error: describeError(error) });
   }
@@ -202,10 +206,18 @@ async function answerOnce(name: string, fn: unknown, call: (fn: (...args: unknow
 
 async function runImprove(init: Extract<InitMessage, { mode: "improve" }>): Promise<void> {
   const improve = await loadAndAnnounce(META_ENTRY, "improve");
-  await answerOnce("improve", improve, (fn) => {
-    const files = createWorkspaceFiles((event) => void send({ type: "tool", ...event }));
-    return fn(init.request, { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files, evaluate: evaluator.evaluate });
-  });
+  await answerOnce(
+    "improve",
+    improve,
+    (fn) => {
+      const files = createWorkspaceFiles((event) => void send({ type: "tool", ...event }));
+      return fn(init.request, { ...baseContext(init.task, init.seed, init.llmAvailable, init.deadline), files, evaluate: evaluator.evaluate });
+    },
+    async () => {
+      const tree = await treeSnapshot();
+      return tree === null ? {} : { tree };
+    },
+  );
   // Stay alive until the host has taken the workspace out and says shutdown.
 }
 
@@ -235,7 +247,8 @@ function writeFiles(message: Extract<HostMessage, { type: "files" }>): void {
 
 // ---- main loop --------------------------------------------------------------------------
 
-const evaluator = createEvaluateClient((message) => void send(message));
+const treeSnapshot = createTreeSnapshots(AGENT_DIR);
+const evaluator = createEvaluateClient((message) => void send(message), treeSnapshot);
 
 let onMessage: ((message: HostMessage) => void) | null = null;
 /** Messages that arrive before the agent module has loaded wait here. */

@@ -25,7 +25,8 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     docker: ["port", "extract"],
     fleet: ["port", "docker"],
     connect: ["port", "docker", "fleet"],
-    sessions: ["port"],
+    // Sessions write a tree that came in a runner message through the same extractor as an archive.
+    sessions: ["port", "extract"],
     // The in-memory engine, for tests only: the port's twin built from the adapter's parts.
     memory: ["port", "docker", "extract"],
   },

@@ -37,6 +37,7 @@ export {
   ResultMessage,
   RunnerMessage,
   ToolMessage,
+  WorkspaceTree,
   type CallMessage,
   type EvaluateResultMessage,
   type FilesMessage,

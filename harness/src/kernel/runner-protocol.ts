@@ -78,9 +78,21 @@ export type ReadyMessage = z.infer<typeof ReadyMessage>;
 export const LoadErrorMessage = z.object({ type: z.literal("load-error"), message: z.string() });
 export type LoadErrorMessage = z.infer<typeof LoadErrorMessage>;
 
-/** Answer to a call (solve mode) or to the improve or propose request (id 0). */
+/**
+ * Improve mode: the agent tree as it was when the runner sent an evaluate request or improve's
+ * result, so the host need not take it through Docker's archive (sandbox/runner/tree-snapshot.ts).
+ * Hostile like the archive: the host writes it only through its safe extractor's rules and caps
+ * (sandbox/src/extract/tree-extract.ts). Absent: the host takes the tree from the volume.
+ */
+export const WorkspaceTree = z.object({
+  dirs: z.array(z.string()),
+  files: z.array(z.object({ path: z.string(), base64: z.string() })),
+});
+export type WorkspaceTree = z.infer<typeof WorkspaceTree>;
+
+/** Answer to a call (solve mode) or to the improve or propose request (id 0); improve's carries the tree. */
 export const ResultMessage = z.union([
-  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: WireJson }),
+  z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(true), value: WireJson, tree: WorkspaceTree.optional() }),
   z.object({ type: z.literal("result"), id: z.number().int(), ok: z.literal(false), error: z.string() }),
 ]);
 export type ResultMessage = z.infer<typeof ResultMessage>;
@@ -100,7 +112,7 @@ export const ToolMessage = z.object({
 export type ToolMessage = z.infer<typeof ToolMessage>;
 
 /** Improve mode: ctx.evaluate of the workspace as it is now; `request` is the host's to parse. */
-export const EvaluateCallMessage = z.object({ type: z.literal("evaluate"), id: z.number().int(), request: z.unknown() });
+export const EvaluateCallMessage = z.object({ type: z.literal("evaluate"), id: z.number().int(), request: z.unknown(), tree: WorkspaceTree.optional() });
 export type EvaluateCallMessage = z.infer<typeof EvaluateCallMessage>;
 
 /** Every line the runner may print; anything else is a protocol violation. */

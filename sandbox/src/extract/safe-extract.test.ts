@@ -36,6 +36,7 @@ describe("safe extractor", () => {
     ["a duplicate entry", [{ name: "agent/a", content: "1" }, { name: "agent/a", content: "2" }], /duplicate entry/],
     ["a file over the cap", [{ name: "agent/big.bin", content: Buffer.alloc(2 * 1024 * 1024) }], /over the 1048576-byte cap/],
     ["a 10 GB declared file", [{ name: "agent/sparse.bin", declaredSize: 10 * 1024 ** 3 }], /over the .*cap/],
+    ["a file where a folder was", [{ name: "agent/a/b", content: "x" }, { name: "agent/a", content: "y" }], /a file where an earlier entry has a folder: a/],
   ];
 
   for (const [what, entries, reason] of hostile) {

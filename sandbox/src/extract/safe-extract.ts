@@ -47,16 +47,27 @@ interface PlannedEntry {
  * Check every entry of `archive`; `rootName` is the first path component Docker puts on
  * every entry (the basename of the directory taken out), which is stripped.
  */
-export function planExtraction(archive: Buffer, rootName: string | null, caps: ExtractCaps): { ok: true; plan: PlannedEntry[]; bytes: number } | { ok: false; reason: string } {
+export function planExtraction(archive: Buffer, rootName: string | null, caps: ExtractCaps): Planned {
   const parsed = parseTar(archive, caps);
   if (!parsed.ok) return parsed;
+  return planEntries(parsed.entries, rootName, caps);
+}
+
+type Planned = { ok: true; plan: PlannedEntry[]; bytes: number } | { ok: false; reason: string };
+
+/** The rules every entry that comes out of a container meets, whatever carried it (a tar, a runner message). */
+export function planEntries(entries: readonly TarEntry[], rootName: string | null, caps: ExtractCaps): Planned {
+  if (entries.length > caps.maxEntries) return { ok: false, reason: `more than ${caps.maxEntries} entries` };
   const plan: PlannedEntry[] = [];
   const seen = new Map<string, TarEntry["type"]>();
+  /** Every folder an earlier entry lies in: a file there would have to replace a folder. */
+  const parents = new Set<string>();
   let bytes = 0;
-  for (const entry of parsed.entries) {
+  for (const entry of entries) {
     if (entry.type === "symlink") return { ok: false, reason: `symbolic link refused: ${entry.name} -> ${entry.linkName}` };
     if (entry.type === "hardlink") return { ok: false, reason: `hard link refused: ${entry.name} -> ${entry.linkName}` };
     if (entry.type === "other") return { ok: false, reason: `entry of type '${entry.typeflag}' refused (only files and directories): ${entry.name}` };
+    if (entry.type === "file" && entry.size > caps.maxFileBytes) return { ok: false, reason: `file ${entry.name} is ${entry.size} bytes, over the ${caps.maxFileBytes}-byte cap` };
     const safe = safeSegments(entry.name);
     if (!safe.ok) return safe;
     let segments = safe.segments;
@@ -73,13 +84,32 @@ export function planExtraction(archive: Buffer, rootName: string | null, caps: E
     // A parent must be a directory entry when present: a file cannot have children.
     for (let i = 1; i < segments.length; i++) {
       if (seen.get(segments.slice(0, i).join("/")) === "file") return { ok: false, reason: `entry below a file: ${key}` };
+      parents.add(segments.slice(0, i).join("/"));
     }
+    if (entry.type === "file" && parents.has(key)) return { ok: false, reason: `a file where an earlier entry has a folder: ${key}` };
     seen.set(key, entry.type);
     bytes += entry.size;
     if (bytes > caps.maxTotalBytes) return { ok: false, reason: `more than ${caps.maxTotalBytes} bytes in all` };
     plan.push({ segments, entry });
   }
   return { ok: true, plan, bytes };
+}
+
+/** Writes a checked plan into `hostDir` (created; must not hold anything yet), without the entries' mode bits. */
+export async function writePlan(plan: readonly PlannedEntry[], bytes: number, hostDir: string): Promise<ExtractResult> {
+  await mkdir(hostDir, { recursive: true });
+  let files = 0;
+  for (const { segments, entry } of plan) {
+    const target = join(hostDir, ...segments);
+    if (entry.type === "directory") {
+      await mkdir(target, { recursive: true, mode: 0o755 });
+    } else {
+      await mkdir(join(hostDir, ...segments.slice(0, -1)), { recursive: true, mode: 0o755 });
+      await writeFile(target, entry.data, { mode: 0o644, flag: "wx" });
+      files++;
+    }
+  }
+  return { ok: true, files, bytes };
 }
 
 /** Extract a tar stream into `hostDir` (created; must not hold anything yet). */
@@ -95,17 +125,5 @@ export async function extractSafely(stream: Readable, hostDir: string, rootName:
   if (!read.ok) return read;
   const planned = planExtraction(read.data, rootName, limits);
   if (!planned.ok) return planned;
-  await mkdir(hostDir, { recursive: true });
-  let files = 0;
-  for (const { segments, entry } of planned.plan) {
-    const target = join(hostDir, ...segments);
-    if (entry.type === "directory") {
-      await mkdir(target, { recursive: true, mode: 0o755 });
-    } else {
-      await mkdir(join(hostDir, ...segments.slice(0, -1)), { recursive: true, mode: 0o755 });
-      await writeFile(target, entry.data, { mode: 0o644, flag: "wx" });
-      files++;
-    }
-  }
-  return { ok: true, files, bytes: planned.bytes };
+  return writePlan(planned.plan, planned.bytes, hostDir);
 }

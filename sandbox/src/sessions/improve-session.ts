@@ -4,10 +4,10 @@
  * handlers, and the tree as it left it comes back through the safe extractor. How it
  * failed is a value; the container is removed on every path.
  */
-import type { ContainerEnd, InitMessage } from "../../../harness/src/kernel/index.js";
-import { AGENT_DIR } from "../../runner/protocol.js";
+import type { ContainerEnd, InitMessage, WorkspaceTree } from "../../../harness/src/kernel/index.js";
+import { TREE_SNAPSHOTS_STDOUT_BYTES } from "../../runner/tree-snapshot.js";
 import type { ExtractCaps, ExtractResult, RunOutcome } from "../port/index.js";
-import { endOf, openRunnerChannel, type AgentContainerOptions } from "./runner-channel.js";
+import { DEFAULT_STDOUT_CAP, endOf, liveWorkspace, openRunnerChannel, type AgentContainerOptions } from "./runner-channel.js";
 
 /** What the runner needs to call `improve`: the request is the harness's ImproveRequest. */
 export type ImproveInit = Omit<Extract<InitMessage, { mode: "improve" }>, "type" | "mode">;
@@ -35,12 +35,15 @@ export interface ImproveOutcome {
 
 /** Runs the parent's meta agent on its own tree; the edited tree comes back through the safe extractor. */
 export async function runImprove(options: ImproveOptions): Promise<ImproveOutcome> {
-  const channel = await openRunnerChannel(options, options.agentDir);
+  // The runner's tree snapshots (with each evaluate request and the result) have stdout of their own.
+  const stdoutCapBytes = (options.stdoutCapBytes ?? DEFAULT_STDOUT_CAP) + TREE_SNAPSHOTS_STDOUT_BYTES;
+  const channel = await openRunnerChannel({ ...options, stdoutCapBytes }, options.agentDir);
   try {
     channel.send({ type: "init", mode: "improve", ...options.init });
     let report: unknown = null;
     let end: ImproveEnd | null = null;
     let returned = false;
+    let tree: WorkspaceTree | undefined;
     for (let message = await channel.next(); message; message = await channel.next()) {
       if (message.type === "load-error") {
         end = { ok: false, kind: "load_error", reason: `the meta agent failed to load: ${message.message}` };
@@ -48,15 +51,18 @@ export async function runImprove(options: ImproveOptions): Promise<ImproveOutcom
       }
       if (message.type === "result") {
         returned = true;
-        if (message.ok) report = message.value;
+        if (message.ok) {
+          report = message.value;
+          tree = message.tree;
+        }
         else end = { ok: false, kind: "error", reason: `improve threw: ${message.error}` };
         break;
       }
     }
     let extracted: ExtractResult;
     if (returned && !channel.violation()) {
-      // The runner waits for shutdown, so the workspace is still there to take.
-      extracted = await channel.sandbox.takeDirectory(AGENT_DIR, options.takeTo, options.extractCaps);
+      // The tree came with the result, or the runner waits for shutdown, so the workspace is still there to take.
+      extracted = await liveWorkspace(channel.sandbox, tree).take(options.takeTo, options.extractCaps);
       channel.send({ type: "shutdown" });
     } else {
       await channel.sandbox.kill();

@@ -4,10 +4,11 @@
  * hands the agent's LLM calls, tool events and evaluate requests to the caller's handlers.
  * The channel relays; what an answer means is the caller's (the broker's, ctx.evaluate's).
  */
-import type { ContainerEnd, HostMessage, RunnerMessage, ToolMessage, WireJson, WireLlmAnswer } from "../../../harness/src/kernel/index.js";
+import type { ContainerEnd, HostMessage, RunnerMessage, ToolMessage, WireJson, WireLlmAnswer, WorkspaceTree } from "../../../harness/src/kernel/index.js";
 import { llmRefusal } from "../../../harness/src/kernel/index.js";
 import { AGENT_DIR } from "../../runner/protocol.js";
 import type { ExtractCaps, ExtractResult, RunningSandbox, RunOutcome, Runtime, RuntimeImage, SandboxEngine, SandboxLabels, SandboxLimits } from "../port/index.js";
+import { extractTree } from "../extract/index.js";
 import { filesMessage } from "./files-message.js";
 import { MessageQueue } from "./message-queue.js";
 
@@ -108,11 +109,19 @@ function serveEvaluate(sandbox: () => RunningSandbox | null, message: Extract<Ru
   const running = sandbox();
   if (running === null) return;
   if (service === undefined) return running.send({ type: "evaluate-result", id: message.id, result: null });
-  const workspace: LiveWorkspace = { take: (hostDir, caps) => running.takeDirectory(AGENT_DIR, hostDir, caps) };
+  const workspace = liveWorkspace(running, message.tree);
   service.answer(message.request, workspace).then(
     (result) => running.send({ type: "evaluate-result", id: message.id, result }),
     (error: unknown) => running.send({ type: "evaluate-result", id: message.id, result: service.unavailable(`the host failed: ${error instanceof Error ? error.message : String(error)}`) }),
   );
+}
+
+/**
+ * The agent tree as the runner sent it with its message (written through the extractor's rules),
+ * or, when it sent none, as Docker's archive of the volume gives it now.
+ */
+export function liveWorkspace(running: RunningSandbox, tree: WorkspaceTree | undefined): LiveWorkspace {
+  return { take: (hostDir, caps) => (tree === undefined ? running.takeDirectory(AGENT_DIR, hostDir, caps) : extractTree(tree, hostDir, caps)) };
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * Hostile workspace archives. Made for real inside a self-modification container by a
- * hostile meta agent (symlink to /etc, hard link, 20k files, a sparse 10 GB file), and
+ * hostile meta agent (symlink to /etc, hard link, 20k files, a sparse 10 GB file; and forged
+ * protocol lines whose tree escapes, is absolute, oversized, not base64, or puts a file where a
+ * folder is, with improve's result and with an evaluate request), and
  * hand-built by tar-builder for what a real filesystem cannot hold (`..` and absolute
  * paths, links followed by writes through them, lying sizes, entries below files). Each is
  * refused before a byte is written, and nothing outside the destination changes.
@@ -31,6 +33,26 @@ export async function improve(request, ctx) {
       break;
     }
     case "sparse": { const fd = fs.openSync(A + "/task/huge.ts", "w"); fs.ftruncateSync(fd, 10 * 2 ** 30); fs.closeSync(fd); break; }
+    // Forged protocol lines that carry a tree (the runner sends one with improve's result and
+    // with each evaluate request): the host must hold it to the extractor's rules.
+    default: {
+      const file = (path, text) => ({ path, base64: Buffer.from(text).toString("base64") });
+      const trees = {
+        "forged-escape": { dirs: [], files: [file("../../neighbour.txt", "pwned")] },
+        "forged-absolute": { dirs: [], files: [file("/tmp/evolve-forged-" + request.tag, "pwned")] },
+        "forged-oversize": { dirs: [], files: [file("big.ts", "x".repeat(2 * 1024 * 1024))] },
+        "forged-base64": { dirs: [], files: [{ path: "a.ts", base64: "**not base64**" }] },
+        "forged-folder": { dirs: ["task/index.ts/inner"], files: [file("task/index.ts", "x")] },
+      };
+      const forged = request.attack === "forged-evaluate" ? trees["forged-escape"] : trees[request.attack];
+      const line = request.attack === "forged-evaluate"
+        ? { type: "evaluate", id: 4242, request: {}, tree: forged }
+        : { type: "result", id: 0, ok: true, value: { summary: "forged", changedFiles: [] }, tree: forged };
+      // Written whole: stdout is a pipe, and a long line meets EAGAIN on the way.
+      let rest = Buffer.from(JSON.stringify(line) + "\\n");
+      while (rest.length > 0) { try { rest = rest.subarray(fs.writeSync(1, rest)); } catch (e) { if (e.code !== "EAGAIN") throw e; } }
+      if (request.attack === "forged-evaluate") await new Promise((r) => setTimeout(r, 300));
+    }
   }
   return { summary: "hostile " + request.attack, changedFiles: [] };
 }
@@ -52,6 +74,11 @@ const IN_CONTAINER: Record<string, RegExp> = {
   hardlink: /^hard link refused: /,
   "many-files": /^more than 2000 entries|^archive is larger than/,
   sparse: /over the \d+-byte cap|^archive is larger than/,
+  "forged-escape": /^path escapes the destination/,
+  "forged-absolute": /^absolute path/,
+  "forged-oversize": /over the \d+-byte cap/,
+  "forged-base64": /is not base64/,
+  "forged-folder": /a file where an earlier entry has a folder|below a file/,
 };
 
 /** One hostile meta agent per variant, through runImprove; the tree never comes out. */
@@ -60,6 +87,7 @@ export async function containerArchives(c: CaseContext): Promise<CaseVerdict> {
   const parent = await mkdtemp(join(tmpdir(), "evolve-sec-extract-"));
   await writeFile(join(parent, "neighbour.txt"), "untouched\n");
   try {
+    const tag = randomBytes(6).toString("hex");
     const runs = await Promise.all(
       Object.entries(IN_CONTAINER).map(async ([attack, reason]) => {
         const takeTo = join(parent, attack);
@@ -67,11 +95,31 @@ export async function containerArchives(c: CaseContext): Promise<CaseVerdict> {
         const result = await runImprove({
           engine: c.env.engine, image: c.env.image, labels: c.labels, runtime: c.runtime, buildDir: build,
           timeoutMs: 180_000, agentDir: PARENT_TREE, takeTo,
-          init: { task: "sec-sum", seed: 1, llmAvailable: false, deadline: Date.now() + 180_000, request: { attack } },
+          init: { task: "sec-sum", seed: 1, llmAvailable: false, deadline: Date.now() + 180_000, request: { attack, tag } },
         });
         return { attack, reason, result, ms: Date.now() - started, takeTo };
       }),
     );
+    // A forged evaluate request's tree: the draft's take is refused, nothing is written.
+    const draftTakes: Promise<string>[] = [];
+    const draftDir = join(parent, "forged-evaluate");
+    const forgedEvaluate = await runImprove({
+      engine: c.env.engine, image: c.env.image, labels: c.labels, runtime: c.runtime, buildDir: build,
+      timeoutMs: 180_000, agentDir: PARENT_TREE, takeTo: join(await mkdtemp(join(tmpdir(), "evolve-sec-extract-ok-")), "tree"),
+      init: { task: "sec-sum", seed: 1, llmAvailable: false, deadline: Date.now() + 180_000, request: { attack: "forged-evaluate", tag } },
+      evaluate: {
+        answer: (_request, workspace) => {
+          const taken = workspace.take(draftDir).then((r) => (r.ok ? "taken!" : r.reason));
+          draftTakes.push(taken);
+          return taken.then(() => null);
+        },
+        unavailable: () => null,
+      },
+    });
+    expect(forgedEvaluate.end, "forged-evaluate: the meta agent returned").toBeNull();
+    expect(await Promise.all(draftTakes)).toEqual([expect.stringMatching(/^path escapes the destination/)]);
+    expect(existsSync(draftDir), "forged-evaluate: nothing written").toBe(false);
+    expect(existsSync(join(tmpdir(), `evolve-forged-${tag}`)), "forged-absolute: nothing written").toBe(false);
     for (const { attack, reason, result, takeTo } of runs) {
       expect(result.end, `${attack}: the meta agent returned`).toBeNull();
       expect(result.extracted.ok, attack).toBe(false);
@@ -80,6 +128,7 @@ export async function containerArchives(c: CaseContext): Promise<CaseVerdict> {
     }
     expect(await listAll(parent)).toEqual(["neighbour.txt"]);
     const reasons = runs.map((r) => `${r.attack}: ${r.result.extracted.ok ? "taken!" : r.result.extracted.reason.split(/[:(]/)[0]}`);
+    reasons.push(`forged-evaluate (draft): ${(await Promise.all(draftTakes)).join()}`.split(/[:(]/).slice(0, 2).join(":"));
     return { outcome: `refused, nothing written: ${reasons.join("; ")}`, containMs: Math.max(...runs.map((r) => r.ms)) };
   } finally {
     await rm(build, { recursive: true, force: true });
