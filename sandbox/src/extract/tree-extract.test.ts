@@ -31,12 +31,13 @@ describe("a runner's tree message", () => {
     ["a backslash path", { dirs: [], files: [file("a\\..\\b")] }, /backslash/],
     ["a NUL byte", { dirs: [], files: [file("a\0b")] }, /NUL byte/],
     ["an empty path", { dirs: [], files: [file("")] }, /root is not a directory/],
+    ["a path of dots and slashes", { dirs: [], files: [file("./")] }, /root is not a directory/],
     ["a duplicate file", { dirs: [], files: [file("a", "1"), file("a", "2")] }, /duplicate entry/],
     ["a file and a folder of one name", { dirs: ["a"], files: [file("a")] }, /duplicate entry/],
     ["a file where a folder is implied", { dirs: ["a/b"], files: [file("a")] }, /a file where an earlier entry has a folder/],
     ["a path below a file", { dirs: [], files: [file("a"), file("a/b")] }, /below a file/],
     ["text that is not base64", { dirs: [], files: [{ path: "a", base64: "not base64!" }] }, /not base64/],
-    ["a file over the cap", { dirs: [], files: [file("big", "x".repeat(1024 * 1024 + 1))] }, /over the 1048576-byte cap/],
+    ["a file over the cap", { dirs: [], files: [file("big", "x".repeat(1024 * 1024 + 1))] }, /^file agent\/big is 1048577 bytes, over the 1048576-byte cap$/],
     ["too many entries", { dirs: Array.from({ length: 2_001 }, (_, i) => `d${i}`), files: [] }, /more than 2000 entries/],
   ];
   for (const [what, tree, reason] of hostile) {

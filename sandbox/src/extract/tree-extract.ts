@@ -6,29 +6,41 @@
 import type { WorkspaceTree } from "../../../harness/src/kernel/index.js";
 import { DEFAULT_EXTRACT_CAPS } from "../port/index.js";
 import type { ExtractCaps, ExtractResult } from "../port/index.js";
-import { planEntries, writePlan } from "./safe-extract.js";
+import { planEntries, safeSegments, writePlan } from "./safe-extract.js";
 import type { TarEntry } from "./tar-reader.js";
 
 /** Strict base64 (Node's decoder skips what it does not know, so a forged text is refused here). */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/**
+ * Entries are named as in Docker's archive of /work/agent, so that a refusal reads the same
+ * whichever way the tree came out.
+ */
+const ROOT = "agent";
+
 /** Writes `tree` into `hostDir` (created; must not hold anything yet), or refuses it whole. */
 export async function extractTree(tree: WorkspaceTree, hostDir: string, caps: Partial<ExtractCaps> = {}): Promise<ExtractResult> {
   const limits: ExtractCaps = { ...DEFAULT_EXTRACT_CAPS, ...caps };
   if (tree.dirs.length + tree.files.length > limits.maxEntries) return { ok: false, reason: `more than ${limits.maxEntries} entries` };
-  const entries: TarEntry[] = tree.dirs.map((name) => ({ name, type: "directory", typeflag: "5", size: 0, linkName: "", data: Buffer.alloc(0) }));
-  let encoded = 0;
-  for (const file of tree.files) {
-    // Checked before decoding, so a forged size costs no memory: base64 is 4 characters per 3 bytes.
-    encoded += file.base64.length;
-    if (file.base64.length > Math.ceil(limits.maxFileBytes / 3) * 4) return { ok: false, reason: `file ${file.path} is over the ${limits.maxFileBytes}-byte cap` };
-    if (encoded > Math.ceil(limits.maxTotalBytes / 3) * 4 + 4 * tree.files.length) return { ok: false, reason: `more than ${limits.maxTotalBytes} bytes in all` };
-    if (!BASE64.test(file.base64)) return { ok: false, reason: `file ${file.path} is not base64` };
-    const data = Buffer.from(file.base64, "base64");
-    entries.push({ name: file.path, type: "file", typeflag: "0", size: data.length, linkName: "", data });
+  const entries: TarEntry[] = [];
+  for (const path of tree.dirs) {
+    const safe = safeSegments(path);
+    if (!safe.ok) return safe;
+    entries.push({ name: `${ROOT}/${path}`, type: "directory", typeflag: "5", size: 0, linkName: "", data: Buffer.alloc(0) });
   }
-  // The same rules as a tar's entries: no absolute, `..` or backslash paths, no duplicates, nothing below a file, the caps.
-  const planned = planEntries(entries, null, limits);
+  let total = 0;
+  for (const file of tree.files) {
+    const safe = safeSegments(file.path);
+    if (!safe.ok) return safe;
+    if (!BASE64.test(file.base64)) return { ok: false, reason: `file ${ROOT}/${file.path} is not base64` };
+    // Sized without decoding: a file past a cap is refused below (planEntries) and never decoded.
+    const size = Buffer.byteLength(file.base64, "base64");
+    total += size;
+    const data = size <= limits.maxFileBytes && total <= limits.maxTotalBytes ? Buffer.from(file.base64, "base64") : Buffer.alloc(0);
+    entries.push({ name: `${ROOT}/${file.path}`, type: "file", typeflag: "0", size, linkName: "", data });
+  }
+  // The same rules as a tar's entries: no duplicates, nothing below a file, no file where a folder is, the caps.
+  const planned = planEntries(entries, ROOT, limits);
   if (!planned.ok) return planned;
   return writePlan(planned.plan, planned.bytes, hostDir);
 }
