@@ -50,7 +50,7 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
   { key: "agentCompute", label: "self-modify: improve() less its drafts [AGENT COMPUTE]" },
   { key: "drafts", label: "self-modify: ctx.evaluate drafts (checks + containers)" },
   { key: "draftContainers", label: "  drafts: containers (count)" },
-  { key: "smTakeOut", label: "self-modify: workspace out (extractor)" },
+  { key: "smTakeOut", label: "self-modify: workspace out (improve's answer → removal)" },
   { key: "smRemove", label: "self-modify: container stop + remove" },
   { key: "smOther", label: "self-modify: rest (broker, request)" },
   { key: "extract", label: "extract (diff vs parent, hash)" },
@@ -83,7 +83,9 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
   const smLoad = sm ? span(sm.startedAt, sm.readyAt) : 0;
   const drafts = record.evaluateCalls?.durationMs ?? 0;
   const agentCompute = sm ? Math.max(0, span(sm.readyAt, sm.resultAt) - drafts) : 0;
-  const smTakeOut = sm?.takeMs ?? 0;
+  // From improve's answer to the container's removal: the tree written out (it comes with the
+  // answer, or through Docker's archive) and the shutdown. The drafts' takes are in `drafts`.
+  const smTakeOut = sm ? span(sm.resultAt, sm.removeStartedAt) : 0;
   const smRemove = sm?.removeMs ?? 0;
   const selfModify = tm.selfModify ?? 0;
   const taskCompute = record.evaluation?.computeMs ?? 0;

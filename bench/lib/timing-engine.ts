@@ -1,8 +1,8 @@
 /**
  * A SandboxEngine decorator for the benchmarks: it delegates every call to the real engine
  * (warm pool included) and notes, per sandbox, when it was asked for, handed out, told to
- * init, reported ready and its result, and how long taking its workspace out and removing
- * it took. The loop is measured from the outside: no harness code changes, isolation intact.
+ * init, reported ready and its result, when its removal began and how long it took. The loop
+ * is measured from the outside: no harness code changes, isolation intact.
  */
 import type { RunningSandbox, SandboxEngine } from "../../sandbox/src/index.js";
 import type { ContainerRunOptions, SandboxLabels, SandboxSpec } from "../../sandbox/src/port/sandbox-port.js";
@@ -18,7 +18,8 @@ export interface SandboxTrace {
   readyAt: number | null;
   /** First "result" line: in improve mode, `improve` returned. */
   resultAt: number | null;
-  takeMs: number;
+  /** First remove() call: for improve, the end of taking the workspace out. */
+  removeStartedAt: number | null;
   removeMs: number;
   endedAt: number | null;
 }
@@ -55,7 +56,7 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
         initAt: null,
         readyAt: null,
         resultAt: null,
-        takeMs: 0,
+        removeStartedAt: null,
         removeMs: 0,
         endedAt: null,
       };
@@ -80,14 +81,7 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
           return sandbox.finished;
         },
         putDirectory: (hostDir, containerDir) => sandbox.putDirectory(hostDir, containerDir),
-        async takeDirectory(containerDir, hostDir, caps) {
-          const t = performance.now();
-          try {
-            return await sandbox.takeDirectory(containerDir, hostDir, caps);
-          } finally {
-            trace.takeMs += performance.now() - t;
-          }
-        },
+        takeDirectory: (containerDir, hostDir, caps) => sandbox.takeDirectory(containerDir, hostDir, caps),
         send(message) {
           if (trace.initAt === null && (message as { type?: unknown }).type === "init") trace.initAt = performance.now();
           sandbox.send(message);
@@ -97,6 +91,7 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
         kill: () => sandbox.kill(),
         async remove() {
           const t = performance.now();
+          trace.removeStartedAt ??= t;
           try {
             await sandbox.remove();
           } finally {

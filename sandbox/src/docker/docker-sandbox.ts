@@ -121,6 +121,8 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
    * oom-event.ts). `onExitCode` gets the exit code when the wait gave none.
    */
   private async wasOomKilled(onExitCode: (code: number) => void): Promise<boolean> {
+    // Removed by the harness while it ran (a session closed by removal): the SIGKILL was ours.
+    if (this.removed) return false;
     let state: Docker.ContainerInspectInfo["State"];
     try {
       state = (await this.container.inspect()).State;
@@ -129,7 +131,7 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
     }
     if (typeof state.ExitCode === "number") onExitCode(state.ExitCode);
     if (state.OOMKilled === true) return true;
-    if (state.ExitCode !== 137 || this.timedOut || this.killedByHost) return false;
+    if (state.ExitCode !== 137 || this.timedOut || this.killedByHost || this.removed) return false;
     // The window is on the engine's clock, from the container's start to a grace after its exit.
     const started = Date.parse(state.StartedAt);
     const finished = Date.parse(state.FinishedAt);
