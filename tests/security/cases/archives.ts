@@ -127,9 +127,10 @@ export async function containerArchives(c: CaseContext): Promise<CaseVerdict> {
       expect(existsSync(takeTo), `${attack}: nothing written`).toBe(false);
     }
     expect(await listAll(parent)).toEqual(["neighbour.txt"]);
-    const reasons = runs.map((r) => `${r.attack}: ${r.result.extracted.ok ? "taken!" : r.result.extracted.reason.split(/[:(]/)[0]}`);
-    reasons.push(`forged-evaluate (draft): ${(await Promise.all(draftTakes)).join()}`.split(/[:(]/).slice(0, 2).join(":"));
-    return { outcome: `refused, nothing written: ${reasons.join("; ")}`, containMs: Math.max(...runs.map((r) => r.ms)) };
+    // Names only (each reason is asserted above): the results table keeps 160 characters a cell.
+    const made = runs.filter((r) => !r.attack.startsWith("forged-")).map((r) => r.attack);
+    const forged = [...runs.filter((r) => r.attack.startsWith("forged-")).map((r) => r.attack.slice("forged-".length)), "evaluate"];
+    return { outcome: `${made.length + forged.length} trees refused, nothing written: ${made.join(", ")}; forged: ${forged.join(", ")}`, containMs: Math.max(...runs.map((r) => r.ms)) };
   } finally {
     await rm(build, { recursive: true, force: true });
     await rm(parent, { recursive: true, force: true });
