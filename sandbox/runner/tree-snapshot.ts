@@ -10,7 +10,7 @@
  * and its extractor refuses or accepts it as it always did.
  */
 import { constants } from "node:fs";
-import { open, readdir } from "node:fs/promises";
+import { open, opendir } from "node:fs/promises";
 import { join } from "node:path";
 import type { WorkspaceTree } from "./protocol.js";
 
@@ -32,8 +32,8 @@ export function createTreeSnapshots(root: string): () => Promise<WorkspaceTree |
       const read = await readTree(root, TREE_SNAPSHOT_BYTES);
       if (read === null) return null;
       const tree = { dirs: read.dirs, files: read.files };
-      // Its size on the wire, with the field name and the JSON around it.
-      const size = JSON.stringify({ tree }).length;
+      // Its bytes on the wire, with the field name and the JSON around it.
+      const size = Buffer.byteLength(JSON.stringify({ tree }));
       if (size > budget) return null;
       budget -= size;
       return tree;
@@ -48,7 +48,8 @@ async function readTree(root: string, maxBytes: number): Promise<(WorkspaceTree 
   const files: WorkspaceTree["files"] = [];
   let bytes = 0;
   const walk = async (absolute: string, relative: string): Promise<boolean> => {
-    for (const entry of await readdir(absolute, { withFileTypes: true })) {
+    // Read entry by entry: a folder of a million files is left after the first 2,000.
+    for await (const entry of await opendir(absolute)) {
       if (dirs.length + files.length >= TREE_SNAPSHOT_ENTRIES) return false;
       const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
