@@ -106,17 +106,31 @@ function taskFileOf(task: string, paths: readonly string[]): string | null {
   return paths.find((p) => p.startsWith("task/") && p.includes(task)) ?? null;
 }
 
+/** How a search is opened. */
+export interface SearchOptions {
+  /**
+   * A folder such as "tester/": only annotated knobs of files under it move (our own search
+   * parameters only if under it). Without, every file but the tester's.
+   */
+  scope?: string;
+  /**
+   * Whether each edit is type-checked here before it is kept (default: search.typeCheck).
+   * The inner loop turns it off: the harness checks every draft before it evaluates it, in
+   * its warm check worker, so a cold check here (most of the container's CPU) pays twice.
+   */
+  typeCheck?: boolean;
+}
+
 /**
- * Opens the search over the workspace's tree. With `scope` (a folder such as "tester/") only
- * annotated knobs of files under it move (our own search parameters only if under it);
- * without, every file but the tester's.
+ * Opens the search over the workspace's tree (see SearchOptions for its scope and checks).
  *
  * Long on purpose: `propose` and `restore` are closures over one ts-morph project, the
  * per-file diagnostic baselines and the run's random stream, drawn from in the order the seed
  * has always drawn (a split would pass a dozen values around, and any change in the order of
  * draws changes every seeded run's route).
  */
-export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext, scope?: string): Promise<KnobSearch> {
+export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext, options: SearchOptions = {}): Promise<KnobSearch> {
+  const { scope } = options;
   const random = (): number => ctx.random();
   const { project, originals } = await loadTree(ctx);
   const paths = [...originals.keys()];
@@ -141,7 +155,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
   const knobsIn = (p: string, sf: SourceFile): Knob[] => (scope === undefined ? knobsOf(p, sf) : annotatedKnobs(p, sf));
   const taskFile = scope === undefined ? taskFileOf(request.task.name, paths) : null;
   const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return inScope(p) && sf !== undefined && knobsIn(p, sf).length > 0; });
-  const checking = search.typeCheck && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
+  const checking = (options.typeCheck ?? search.typeCheck) && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
   const baselines = new Map<string, Set<string>>();
   // Diagnostics of a file as the parent left it: an edit may not add to them.
   const baselineOf = (path: string, sf: SourceFile): Set<string> => {

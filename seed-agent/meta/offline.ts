@@ -24,8 +24,13 @@ export async function writeChanged(ctx: ImproveContext, knobs: KnobSearch): Prom
 /** Runs the offline strategy; `note` is appended to the summary (e.g. why the LLM was not used). */
 export async function offlineImprove(request: ImproveRequest, ctx: ImproveContext, note = ""): Promise<ImproveReport> {
   const started = Date.now();
-  const knobs = await openKnobSearch(request, ctx);
-  if (request.budget.evaluations > 0 && search.innerSteps > 0) return innerLoop(request, ctx, knobs, note);
+  const tested = request.budget.evaluations > 0 && search.innerSteps > 0;
+  // Drafts are checked by the harness before it evaluates them, so the inner loop does not
+  // type-check its edits here: a move that breaks the compile comes back as an invalid draft
+  // (~80 ms in the harness's warm check worker, no container), where a cold check here costs
+  // about a CPU-second in every child. The seed's own moves never broke it (meta-offline.test.ts).
+  const knobs = await openKnobSearch(request, ctx, { typeCheck: search.typeCheck && !tested });
+  if (tested) return innerLoop(request, ctx, knobs, note);
   const moves = knobs.propose();
   ctx.log(`meta offline: ${knobs.withKnobs.length} files with knobs, ${moves.length} moves, type-check ${knobs.checking ? "on" : "off"}, ${Date.now() - started} ms`);
   const changedFiles = await writeChanged(ctx, knobs);

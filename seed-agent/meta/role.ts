@@ -66,7 +66,7 @@ export async function testerImprove(request: ImproveRequest, ctx: ImproveContext
     if (outcome.ok) return outcome.report;
     note = ` (llm gave no applicable edit: ${outcome.note})`;
   }
-  const knobs = await openKnobSearch(request, ctx, TESTER_DIR);
+  const knobs = await openKnobSearch(request, ctx, { scope: TESTER_DIR });
   const moves = knobs.propose();
   const changedFiles = await writeChanged(ctx, knobs);
   if (changedFiles.length > 0) return { summary: `offline: ${formatMoves(moves)}${note}`, changedFiles };

@@ -19,7 +19,7 @@ export const search = {
   memory: 8, // evolve:range 1..30 int
   /** Perturb plain numeric literals when a file has no annotated knobs. */
   literalFallback: true, // evolve:flag
-  /** Type-check each offline edit in the container and retry another one on errors (not a knob: it keeps edits compiling). */
+  /** Type-check each offline edit in the container and retry another one on errors, when no draft is tested with ctx.evaluate (not a knob: it keeps untested edits compiling). */
   typeCheck: true,
   /** Moves the offline strategy tests with ctx.evaluate before it keeps the best (capped by the budget; 0: one untested move). */
   innerSteps: 3, // evolve:range 0..6 int

@@ -6,7 +6,7 @@
  * draft beats the parent, never draft a move a sibling already tried (the request's attempts),
  * and do the same for the same seed and scores.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -146,6 +146,35 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
     // The same request and scores give the same drafts again.
     const again = await improveWith(8, [evaluated(0.3), evaluated(0.3), evaluated(0.3)], 3, attempts);
     expect(again.drafts.map((d) => d.iterations)).toEqual(after.drafts.map((d) => d.iterations));
+  });
+
+  it("leaves the type-check of its drafts to the harness: a move that breaks the compile is drafted, answered invalid, and not kept", async () => {
+    // The fixture's only task knob can only move to a value its declared type forbids; the
+    // offline strategy without ctx.evaluate would not make that move (meta-offline.test.ts).
+    const typed = join(work, "typed-tree");
+    await oneKnobTree(typed);
+    const fixture = 'type Mode = "a" | "b";\nexport const params: { mode: Mode } = {\n  mode: "a", // evolve:choices "a" | "oops"\n};\n';
+    await writeFile(join(typed, "task/fixture.ts"), fixture);
+    const typedBuild = join(work, "typed-build");
+    expect(await compileTree(validator, typed, typedBuild, SEED_DIR)).toBeNull();
+    const modes: (string | undefined)[] = [];
+    const { report, tree: after } = await seedImprove(env, {
+      agentDir: typed,
+      buildDir: typedBuild,
+      workDir: work,
+      task: "fixture",
+      seed: 4,
+      request: improveRequest("fixture", 4, [], 3),
+      onEvaluate: async (_request, workspace) => {
+        const dir = await mkdtemp(join(work, "typed-draft-"));
+        expect((await workspace.take(join(dir, "tree"))).ok).toBe(true);
+        modes.push(/mode: "(\w+)"/.exec(await readFile(join(dir, "tree", "task/fixture.ts"), "utf8"))?.[1]);
+        return invalid(2) as unknown as WireJson;
+      },
+    });
+    expect(modes[0]).toBe("oops");
+    expect(after.get("task/fixture.ts")).toBe(fixture);
+    expect(report.summary).toContain('params.mode "a"→"oops" (task/fixture.ts) = compile type_error');
   });
 
   it("stops at a refusal and keeps what it had", async () => {

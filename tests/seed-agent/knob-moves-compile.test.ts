@@ -1,0 +1,54 @@
+/**
+ * Why the offline inner loop leaves the type-check of its drafts to the harness
+ * (seed-agent/meta/offline.ts): on the seed's own tree, the in-container check never changes a
+ * proposal. Proposals with the check and without it, from the same random stream, must be the
+ * same for every built-in task: a move the check would have refused would make them part.
+ * The seed's own code (this repository's, not a model's) is run on the host here, as the
+ * offline bench does.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ImproveContext, ImproveRequest } from "@evolve/contract";
+import { openKnobSearch } from "../../seed-agent/meta/knob-search.js";
+import { SEED_DIR } from "./agent-tree.js";
+
+const PROPOSALS = 25;
+
+async function treeFiles(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
+    const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...(await treeFiles(dir, path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** The first PROPOSALS proposals from the seed's tree for `task`, each from the parent's tree. */
+async function proposals(task: string, typeCheck: boolean): Promise<string[]> {
+  const files = await treeFiles(SEED_DIR);
+  let state = 7;
+  const ctx = {
+    random: () => (state = (state * 16807) % 2147483647) / 2147483647,
+    files: { list: async () => files, read: (path: string) => readFile(join(SEED_DIR, path), "utf8") },
+    log: () => undefined,
+  } as unknown as ImproveContext;
+  const request = { task: { name: task }, lineage: [], attempts: [], feedback: { stderr: "", instances: [] }, budget: { deadline: Date.now() + 3_600_000, evaluations: 3 } } as unknown as ImproveRequest;
+  const knobs = await openKnobSearch(request, ctx, { typeCheck });
+  expect(knobs.checking).toBe(typeCheck);
+  const out: string[] = [];
+  for (let i = 0; i < PROPOSALS; i++) {
+    knobs.restore(knobs.originals);
+    out.push(JSON.stringify(knobs.propose()));
+  }
+  return out;
+}
+
+describe("the seed's knob moves on its own tree", () => {
+  it.each(["circle-packing", "email-validation", "snake", "ts-exercises"])("never add a type error (%s): the in-container check changes no proposal", async (task) => {
+    const checked = await proposals(task, true);
+    expect(new Set(checked).size).toBeGreaterThan(PROPOSALS / 2);
+    expect(await proposals(task, false)).toEqual(checked);
+  }, 120_000);
+});
