@@ -28,7 +28,8 @@ export async function offlineImprove(request: ImproveRequest, ctx: ImproveContex
   // Drafts are checked by the harness before it evaluates them, so the inner loop does not
   // type-check its edits here: a move that breaks the compile comes back as an invalid draft
   // (~80 ms in the harness's warm check worker, no container), where a cold check here costs
-  // about a CPU-second in every child. The seed's own moves never broke it (meta-offline.test.ts).
+  // about a CPU-second in every child. On the seed's own tree the check never changed a proposal
+  // (tests/seed-agent/knob-moves-compile.test.ts in the evolve repository).
   const knobs = await openKnobSearch(request, ctx, { typeCheck: search.typeCheck && !tested });
   if (tested) return innerLoop(request, ctx, knobs, note);
   const moves = knobs.propose();
