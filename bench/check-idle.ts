@@ -17,6 +17,7 @@ import { treeCpu } from "./lib/proc-cpu.js";
 
 checkArgs("npx tsx bench/check-idle.ts [--checks 8] [--idle-ms 5000]");
 const checks = argInt("checks", 8);
+if (checks < 1) throw new Error("--checks must be at least 1");
 const idleMs = argInt("idle-ms", 5_000);
 const SEED = resolve(import.meta.dirname, "../seed-agent");
 const SOLVER = "task/email-validation.ts";
