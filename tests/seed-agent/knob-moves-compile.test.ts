@@ -6,32 +6,22 @@
  * The seed's own code (this repository's, not a model's) is run on the host here, as the
  * offline bench does.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ImproveContext, ImproveRequest } from "@evolve/contract";
+import { readOwnTree } from "../../harness/src/archive/index.js";
 import { openKnobSearch } from "../../seed-agent/meta/knob-search.js";
 import { SEED_DIR } from "./agent-tree.js";
 
 const PROPOSALS = 25;
-
-async function treeFiles(dir: string, rel = ""): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
-    const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...(await treeFiles(dir, path)));
-    else out.push(path);
-  }
-  return out;
-}
+const seedTree = readOwnTree(SEED_DIR);
 
 /** The first PROPOSALS proposals from the seed's tree for `task`, each from the parent's tree. */
 async function proposals(task: string, typeCheck: boolean): Promise<string[]> {
-  const files = await treeFiles(SEED_DIR);
+  const tree = await seedTree;
   let state = 7;
   const ctx = {
     random: () => (state = (state * 16807) % 2147483647) / 2147483647,
-    files: { list: async () => files, read: (path: string) => readFile(join(SEED_DIR, path), "utf8") },
+    files: { list: async () => [...tree.keys()], read: async (path: string) => tree.get(path) ?? "" },
     log: () => undefined,
   } as unknown as ImproveContext;
   const request = { task: { name: task }, lineage: [], attempts: [], feedback: { stderr: "", instances: [] }, budget: { deadline: Date.now() + 3_600_000, evaluations: 3 } } as unknown as ImproveRequest;
