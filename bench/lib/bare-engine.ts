@@ -81,6 +81,8 @@ export async function bareEngine(): Promise<SandboxEngine> {
         send: (message) => void child.stdin.write(JSON.stringify(message) + "\n"),
         closeStdin: () => void child.stdin.end(),
         pause: async () => unsupported("pause"),
+        // The bare runner writes no flush token: a session waits for the process's end, as before.
+        stderrBefore: async () => null,
         kill,
         async remove() {
           await kill();

@@ -87,6 +87,7 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
           sandbox.send(message);
         },
         closeStdin: () => sandbox.closeStdin(),
+        stderrBefore: (token, timeoutMs) => sandbox.stderrBefore(token, timeoutMs),
         pause: () => sandbox.pause(),
         kill: () => sandbox.kill(),
         async remove() {

@@ -5,12 +5,12 @@
  * It owns stdout: before any agent code loads, console output and process.stdout.write
  * are redirected to stderr. Only this file writes protocol lines (see protocol.ts).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
 import { format } from "node:util";
-import { MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, TESTER_ENTRY } from "./protocol.js";
+import { FLUSH_TOKEN, MAX_LLM_REQUEST_BYTES, META_ENTRY, TASK_ENTRY, TESTER_ENTRY } from "./protocol.js";
 import { AGENT_DIR, BUILD_DIR, WORK_DIR } from "./work-dirs.js";
 import type { HostMessage, InitMessage, RunnerMessage, WireJson, WorkspaceTree } from "./protocol.js";
 import type { LlmErrorCode, WireLlmResponse } from "../../harness/src/kernel/index.js";
@@ -269,7 +269,11 @@ lines.on("line", (line) => {
     toStderr("runner: ignoring a stdin line that is not JSON");
     return;
   }
-  if (message.type === "shutdown") process.exit(0);
+  if (message.type === "shutdown") {
+    // Straight to the file descriptor, after everything already written: the host's sign that stderr is whole.
+    if (typeof message.flush === "string" && FLUSH_TOKEN.test(message.flush)) writeSync(2, `${message.flush}\n`);
+    process.exit(0);
+  }
   if (message.type === "files" && !started) {
     try {
       writeFiles(message);

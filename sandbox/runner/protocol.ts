@@ -26,3 +26,6 @@ export const TESTER_ENTRY = "tester/index.js";
  * container (8 MiB for all its output together). The broker's caps on a request are lower.
  */
 export const MAX_LLM_REQUEST_BYTES = 1024 * 1024;
+
+/** What a shutdown's `flush` token may look like; the runner writes no other. */
+export const FLUSH_TOKEN = /^[A-Za-z0-9-]{16,80}$/;

@@ -88,6 +88,44 @@ describe("solve session", () => {
     await session.close();
   });
 
+  it("releases with the whole stderr before the container is down, and the engine then counts nothing left", async () => {
+    // 64 lines of 1 KB in the last call: more than one pipe buffer and many attach frames.
+    const task = `import { writeSync } from "node:fs"; export async function solve(n) { for (let i = 0; i < n; i++) writeSync(2, "line " + i + " " + "x".repeat(1000) + "\\n"); console.log("last words"); return n; }\n`;
+    const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false, stderrCapBytes: 1 << 20 });
+    expect(await session.call(64, { timeoutMs: 5_000 })).toMatchObject({ ok: true, value: 64 });
+    const stderr = await session.release();
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(65);
+    expect(lines.at(-2)).toMatch(/^line 63 x{1000}$/);
+    expect(lines.at(-1)).toBe("last words");
+    expect(stderr).not.toContain("evolve-flushed");
+    expect(session.alive).toBe(false);
+    // afterEach: the engine counts after the removals under way.
+  });
+
+  it("releases a session cut at its stderr cap, one deaf to the shutdown, and one that died, without losing a container", async () => {
+    const flood = `import { writeSync } from "node:fs"; export async function solve() { for (let i = 0; i < 2000; i++) writeSync(2, "f".repeat(1000) + "\\n"); return 1; }\n`;
+    const capped = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task: flood }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false, stderrCapBytes: 4096 });
+    await capped.call(null, { timeoutMs: 5_000 });
+    const cut = await capped.release();
+    expect(cut.length).toBeLessThanOrEqual(4096);
+    expect(cut).toMatch(/^f+\n/);
+
+    // Its event loop busy after the answer: the runner never reads the shutdown, so the grace runs out and it is killed.
+    const deaf = `export async function solve() { setTimeout(() => { for (;;) {} }, 50); return 1; }\n`;
+    const busy = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task: deaf }), timeoutMs: 60_000, task: "demo", seed: 1, llmAvailable: false });
+    await busy.call(null, { timeoutMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    expect(typeof (await busy.release())).toBe("string");
+    expect(Date.now() - started).toBeLessThan(20_000);
+
+    const hang = `export async function solve() { for (;;) {} }\n`;
+    const dead = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task: hang }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false });
+    expect(await dead.call(null, { timeoutMs: 1_000 })).toMatchObject({ ok: false, kind: "timeout" });
+    expect(typeof (await dead.release())).toBe("string");
+  }, 60_000);
+
   it("reports a thrown error without ending the session", async () => {
     const task = `export async function solve(input) { if (input) throw new Error("nope"); return "ok"; }\n`;
     const session = await openSolveSession({ ...base(), buildDir: await writeJsBuild({ task }), timeoutMs: 30_000, task: "demo", seed: 1, llmAvailable: false });

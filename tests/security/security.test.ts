@@ -20,6 +20,7 @@ import { hostileToolCallText } from "./cases/tool-call-text.js";
 import { attemptsFlood } from "./cases/attempts-flood.js";
 import { hostileAnswers } from "./cases/hostile-answers.js";
 import { solveLlmAbuse } from "./cases/solve-llm-abuse.js";
+import { hostileStageEnds } from "./cases/stage-end.js";
 import { removeSentinel } from "./support/host-guard.js";
 import { createSecurityEnv, runCase, type CaseContext, type CaseVerdict, type SecurityEnv } from "./support/security-env.js";
 
@@ -38,11 +39,11 @@ type Case = readonly [string, (c: CaseContext) => Promise<CaseVerdict>, number?]
 /**
  * Cases whose subject is what the harness does with what an agent sends out (ctx.evaluate and
  * model requests over the runner protocol, arena proposals and the oracle's work on them,
- * model replies, summaries), not what the container lets the agent reach: no runtime changes
+ * model replies, summaries, the flush at a stage's end), not what the container lets the agent reach: no runtime changes
  * that, so they run once, under runc (on 2 cores their runsc runs took about a third of the
  * suite). Every other case runs under every runtime the engine has.
  */
-const HARNESS_SIDE = new Set(["16", "17", "18", "19", "20"]);
+const HARNESS_SIDE = new Set(["16", "17", "18", "19", "20", "23"]);
 const underRuntime = (runtime: string) => (c: Case): boolean => runtime === "runc" || !HARNESS_SIDE.has(c[0].split(" ")[0]!);
 
 const containerCases: Case[] = [
@@ -66,6 +67,7 @@ const containerCases: Case[] = [
   ["20 hostile summaries shown to siblings as attempts (200 KB, control characters, forged outcome and held-out score)", attemptsFlood, 240_000],
   ["21 hostile answers to a coding task (endless loop, output flood, file system, network, a process, process.exit, heap, forged protocol, type bomb)", hostileAnswers, 900_000],
   ["22 hostile solve-time model calls (malformed, a flood, past the budget, a hunt for the key)", solveLlmAbuse, 300_000],
+  ["23 hostile ends of an evaluation stage (exit patched away, a stderr flood, deaf to the shutdown, forged flush tokens)", hostileStageEnds, 180_000],
 ];
 
 describe("security (host)", () => {

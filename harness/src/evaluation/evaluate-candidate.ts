@@ -228,7 +228,8 @@ export async function openCandidateSession(opts: EvaluateOptions, stage: Evaluat
     },
     imported: session.imported,
     call: (input, o) => session.call(input, o),
-    close: async () => ({ stderr: (await session.close()).stderr }),
+    // The stage's answers are in: its stderr is what it needs, not Docker's teardown of the container.
+    close: async () => ({ stderr: await session.release() }),
     end: () => session.close(),
   };
 }

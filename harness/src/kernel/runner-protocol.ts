@@ -39,8 +39,14 @@ export interface CallMessage {
 /** The broker's answer to an `llm` message: a response, or a refusal the agent's call rejects with. */
 export type LlmResultMessage = { type: "llm-result"; id: number } & WireLlmAnswer;
 
+/**
+ * Ends the runner. With `flush`, it first writes that token as a line of its own to stderr:
+ * everything it wrote to stderr before has then reached the host, which can take the stderr
+ * and leave Docker's teardown of the container to the background (sessions/solve-session.ts).
+ */
 export interface ShutdownMessage {
   type: "shutdown";
+  flush?: string;
 }
 
 /**

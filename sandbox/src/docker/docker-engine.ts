@@ -16,6 +16,7 @@ import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, Runtime
 import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult } from "../port/index.js";
 import { runtimeBaseImage } from "./host-platform.js";
 import { WarmPool } from "./warm-pool.js";
+import { PendingRemovals } from "./pending-removals.js";
 import { packFolder } from "./tar-pack.js";
 
 /** A session id names this process, so a later start can tell whether it is alive. */
@@ -52,6 +53,7 @@ export class DockerEngine implements SandboxEngine {
   private imageBuild: Promise<RuntimeImage> | null = null;
   private pool: WarmPool | null;
   private running = 0;
+  private readonly removals = new PendingRemovals();
   private image: EngineStatus["image"] = null;
   private lastInfo: EngineInfo | null = null;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
@@ -106,6 +108,7 @@ export class DockerEngine implements SandboxEngine {
 
   async close(): Promise<void> {
     await this.pool?.close();
+    await this.removals.settled();
   }
 
   /** Answers within `timeoutMs`, or throws. */
@@ -210,7 +213,10 @@ export class DockerEngine implements SandboxEngine {
       if (this.settings.cgroupParent !== undefined) options.HostConfig.CgroupParent = this.settings.cgroupParent;
       const container = await this.docker.createContainer(options);
       this.running++;
-      return new DockerSandbox(container, this.docker, () => this.running--);
+      return new DockerSandbox(container, this.docker, (removal) => {
+        this.running--;
+        this.removals.track(removal);
+      });
     } catch (error) {
       const message = (error as Error).message;
       if (spec.runtime === "runsc" && /runtime/i.test(message)) {
@@ -229,6 +235,7 @@ export class DockerEngine implements SandboxEngine {
   }
 
   async countManaged(session?: string): Promise<SweepResult> {
+    await this.removals.settled();
     const filters = this.managedFilter(session);
     const containers = await this.docker.listContainers({ all: true, filters });
     const volumes = (await this.docker.listVolumes({ filters })).Volumes ?? [];

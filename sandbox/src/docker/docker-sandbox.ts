@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { WORKSPACE_MOUNT } from "./container-spec.js";
 import { SANDBOX_UID } from "../port/index.js";
-import { OutputDemux } from "./output-demux.js";
+import { OutputDemux, tokenOrEnd } from "./output-demux.js";
 import { packFolder } from "./tar-pack.js";
 import { extractSafely } from "../extract/index.js";
 import { engineReportedOom } from "./oom-event.js";
@@ -51,8 +51,8 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
     private readonly container: Docker.Container,
     /** The engine the container lives on, for its event log. */
     private readonly docker: Docker,
-    /** Called once when the sandbox is removed (its engine counts what it runs). */
-    private readonly onRemoved: () => void = () => undefined,
+    /** Called once as the sandbox's removal begins, with it (its engine counts what it runs and waits for removals). */
+    private readonly onRemoved: (removal: Promise<void>) => void = () => undefined,
   ) {}
 
   get id(): string {
@@ -62,6 +62,11 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   get finished(): Promise<RunOutcome> {
     if (!this.finishedPromise) throw new Error("the sandbox has not started");
     return this.finishedPromise;
+  }
+
+  stderrBefore(token: string, timeoutMs: number): Promise<string | null> {
+    if (!this.demux) throw new Error("the sandbox has not started");
+    return tokenOrEnd(this.demux.stderrBefore(token), this.finished, timeoutMs);
   }
 
   async start(options: ContainerRunOptions): Promise<RunningSandbox> {
@@ -216,10 +221,14 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
   async remove(): Promise<void> {
     if (this.removed) return;
     this.removed = true;
-    this.onRemoved();
     clearTimeout(this.timer);
     this.stdin?.destroy();
     // `v`: the workspace is the container's anonymous volume, removed with it.
-    await this.container.remove({ force: true, v: true }).catch(() => undefined);
+    const removal = this.container.remove({ force: true, v: true }).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.onRemoved(removal);
+    await removal;
   }
 }

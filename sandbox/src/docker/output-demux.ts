@@ -23,6 +23,9 @@ export class OutputDemux {
   private stdoutBytes = 0;
   private readonly stderrChunks: Buffer[] = [];
   private stderrBytes = 0;
+  /** Bytes of stderr seen, the cap's cut ones included. */
+  private stderrSeen = 0;
+  private watch: { token: Buffer; carry: Buffer; found: (text: string) => void } | null = null;
   stdoutTruncated = false;
   stderrTruncated = false;
 
@@ -78,7 +81,9 @@ export class OutputDemux {
   }
 
   private stderr(payload: Buffer): void {
-    const room = (this.options?.stderrCapBytes ?? EARLY_STDOUT_CAP) - this.stderrBytes;
+    this.look(payload);
+    this.stderrSeen += payload.length;
+    const room = this.capOfStderr() - this.stderrBytes;
     if (room <= 0) {
       this.stderrTruncated = true;
       return;
@@ -89,8 +94,51 @@ export class OutputDemux {
     this.stderrChunks.push(Buffer.from(accepted));
   }
 
+  /**
+   * Resolves once `token` comes through stderr (cut by the cap or not), with the capped stderr
+   * before it; never, if it does not come. One watch at a time: a later call replaces it.
+   */
+  stderrBefore(token: string): Promise<string> {
+    return new Promise((found) => {
+      this.watch = { token: Buffer.from(token), carry: Buffer.alloc(0), found };
+    });
+  }
+
+  /** Looks for the watched token in this payload and the end of the one before (a frame can split it). */
+  private look(payload: Buffer): void {
+    const watch = this.watch;
+    if (watch === null) return;
+    const window = Buffer.concat([watch.carry, payload]);
+    const at = window.indexOf(watch.token);
+    if (at < 0) {
+      watch.carry = window.subarray(Math.max(0, window.length - watch.token.length + 1));
+      return;
+    }
+    this.watch = null;
+    const offset = this.stderrSeen - watch.carry.length + at;
+    const kept = Buffer.concat(this.stderrChunks);
+    // The bytes of this payload before the token are not pushed yet; those within the cap count.
+    const before = Buffer.concat([kept, payload.subarray(0, Math.max(0, at - watch.carry.length))]);
+    watch.found(before.subarray(0, Math.min(offset, this.capOfStderr())).toString("utf8"));
+  }
+
+  private capOfStderr(): number {
+    return this.options?.stderrCapBytes ?? EARLY_STDOUT_CAP;
+  }
+
   /** The capped stderr so far, decoded. */
   stderrText(): string {
     return Buffer.concat(this.stderrChunks).toString("utf8");
+  }
+}
+
+/** `seen` (a stderrBefore watch), or null once the process has ended or `timeoutMs` passed. */
+export async function tokenOrEnd(seen: Promise<string>, finished: Promise<unknown>, timeoutMs: number): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, timeoutMs, null)));
+  try {
+    return await Promise.race([seen, finished.then(() => null), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -87,6 +87,10 @@ export class FleetSandbox implements CreatedSandbox, RunningSandbox {
     return result;
   }
 
+  stderrBefore(token: string, timeoutMs: number): Promise<string | null> {
+    return this.live().stderrBefore(token, timeoutMs);
+  }
+
   send(message: unknown): void {
     this.live().send(message);
   }

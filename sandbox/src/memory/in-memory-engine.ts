@@ -37,7 +37,7 @@ import { countSandboxes, newRecord, sweepSandboxes, writeSandboxRecord } from ".
 import { MemorySandbox } from "./in-memory-sandbox.js";
 import { DEFAULT_MEMORY_ROOT, hostCommand, stageRunner, type RunnerStage } from "./in-memory-stage.js";
 import { DEFAULT_LIMITS } from "../port/index.js";
-import { runnerCommand } from "../docker/index.js";
+import { PendingRemovals, runnerCommand } from "../docker/index.js";
 import type { CreatedSandbox, EngineEvent, EngineStatus, RunningSandbox, RuntimeImage, SandboxEngine } from "../port/index.js";
 import type { ContainerRunOptions, EngineInfo, SandboxSpec, SweepResult } from "../port/index.js";
 
@@ -61,6 +61,7 @@ export class InMemoryEngine implements SandboxEngine {
   private stage: Promise<RunnerStage> | null = null;
   private image: EngineStatus["image"] = null;
   private running = 0;
+  private readonly removals = new PendingRemovals();
   private lastInfo: EngineInfo | null = null;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
 
@@ -143,17 +144,30 @@ export class InMemoryEngine implements SandboxEngine {
     await mkdir(join(dir, "work"), { mode: 0o700 });
     await mkdir(join(dir, "tmp"), { mode: 0o700 });
     this.running++;
-    return new MemorySandbox({ id, dir, command, memoryBytes, record, onRemoved: () => this.running-- });
+    return new MemorySandbox({
+      id,
+      dir,
+      command,
+      memoryBytes,
+      record,
+      onRemoved: (removal) => {
+        this.running--;
+        this.removals.track(removal);
+      },
+    });
   }
 
-  /** Nothing to release: no warm pool, no engines watched. Sandboxes still held are their holders' to remove. */
-  async close(): Promise<void> {}
+  /** Waits for removals under way; nothing else to release (no warm pool, no engines watched). Sandboxes still held are their holders' to remove. */
+  async close(): Promise<void> {
+    await this.removals.settled();
+  }
 
   sweep(options: { all?: boolean; session?: string } = {}): Promise<SweepResult> {
     return sweepSandboxes(this.root, options);
   }
 
-  countManaged(session?: string): Promise<SweepResult> {
+  async countManaged(session?: string): Promise<SweepResult> {
+    await this.removals.settled();
     return countSandboxes(this.root, session);
   }
 

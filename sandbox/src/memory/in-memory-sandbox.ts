@@ -15,7 +15,7 @@ import { pack } from "tar-fs";
 import { WORK_DIR } from "../../runner/protocol.js";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
 import { writeSandboxRecord, type SandboxRecord } from "./in-memory-records.js";
-import { OutputDemux } from "../docker/index.js";
+import { OutputDemux, tokenOrEnd } from "../docker/index.js";
 import { extractSafely } from "../extract/index.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome } from "../port/index.js";
@@ -50,8 +50,8 @@ export interface MemorySandboxSetup {
   /** The spec's memory limit: past it in resident memory the process is killed, as by the OOM killer. */
   memoryBytes: number;
   record: SandboxRecord;
-  /** Called once when the sandbox is removed (its engine counts what it runs). */
-  onRemoved: () => void;
+  /** Called once as the removal begins, with it (its engine counts what it runs and waits for removals). */
+  onRemoved: (removal: Promise<void>) => void;
 }
 
 /** A chunk as one frame of Docker's multiplexed attach stream, so the one demux reads both engines. */
@@ -74,6 +74,7 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
   private timedOut = false;
   private outOfMemory = false;
   private finishedPromise: Promise<RunOutcome> | null = null;
+  private demux: OutputDemux | null = null;
   private timer: NodeJS.Timeout | undefined;
   private memoryWatch: NodeJS.Timeout | undefined;
 
@@ -86,6 +87,11 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
   get finished(): Promise<RunOutcome> {
     if (!this.finishedPromise) throw new Error("the sandbox has not started");
     return this.finishedPromise;
+  }
+
+  stderrBefore(token: string, timeoutMs: number): Promise<string | null> {
+    if (!this.demux) throw new Error("the sandbox has not started");
+    return tokenOrEnd(this.demux.stderrBefore(token), this.finished, timeoutMs);
   }
 
   private get workDir(): string {
@@ -155,6 +161,7 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
       ...(options.onStdoutLine ? { onStdoutLine: options.onStdoutLine } : {}),
       onStdoutOverflow: () => void this.kill(),
     });
+    this.demux = demux;
     let tail = Buffer.alloc(0);
     child.stdout!.on("data", (chunk: Buffer) => demux.push(frame(1, chunk)));
     child.stderr!.on("data", (chunk: Buffer) => {
@@ -247,7 +254,12 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
   async remove(): Promise<void> {
     if (this.removed) return;
     this.removed = true;
-    this.setup.onRemoved();
+    const removal = this.removeNow();
+    this.setup.onRemoved(removal);
+    await removal;
+  }
+
+  private async removeNow(): Promise<void> {
     clearTimeout(this.timer);
     clearInterval(this.memoryWatch);
     this.signal("SIGKILL");

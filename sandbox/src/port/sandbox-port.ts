@@ -43,6 +43,12 @@ export interface RunningSandbox {
   kill(): Promise<void>;
   /** Resolves when the process has ended and its outcome is known. */
   readonly finished: Promise<RunOutcome>;
+  /**
+   * The capped stderr written before `token` came through it, or null when the process ended
+   * first or `timeoutMs` passed. For a runner told to write the token as it ends: its stderr is
+   * then whole without waiting for the engine to take the container down.
+   */
+  stderrBefore(token: string, timeoutMs: number): Promise<string | null>;
   /** Kill if needed, then remove the container and its volume. Never throws. */
   remove(): Promise<void>;
 }

@@ -3,6 +3,7 @@
  * time over the runner protocol. A call's failure is a value (`SolveReply`); a call that
  * times out or breaks the protocol ends the session, and later calls fail fast.
  */
+import { randomUUID } from "node:crypto";
 import type { ContainerEnd } from "../../../harness/src/kernel/index.js";
 import type { RunOutcome } from "../port/index.js";
 import { endOf, openRunnerChannel, type AgentContainerOptions, type RunnerChannel } from "./runner-channel.js";
@@ -26,6 +27,13 @@ export interface SolveSession {
   call(input: unknown, options: { timeoutMs: number }): Promise<SolveReply>;
   /** End the container (if still running) and remove it; returns how it ended. */
   close(): Promise<RunOutcome>;
+  /**
+   * End a session whose answers are all in: its stderr as soon as the runner has flushed it,
+   * the container's teardown left to run in the background (its engine waits for it before it
+   * counts or closes). A session that has died, or a runner that does not flush in time, ends
+   * as `close` ends it.
+   */
+  release(): Promise<string>;
 }
 
 export interface SolveSessionOptions extends AgentContainerOptions {
@@ -105,13 +113,32 @@ export async function openSolveSession(options: SolveSessionOptions): Promise<So
         channel.send({ type: "shutdown" });
         channel.sandbox.closeStdin();
       }
-      const outcome = await Promise.race([channel.finished, new Promise<null>((r) => setTimeout(r, CLOSE_GRACE_MS, null))]);
-      if (outcome === null) await channel.sandbox.kill();
-      const final = outcome ?? (await channel.finished);
-      await channel.sandbox.remove();
-      return final;
+      return closeChannel(channel);
+    },
+    async release() {
+      if (!alive) return (await closeChannel(channel)).stderr;
+      alive = false;
+      deadReason = "closed";
+      // Random, so no output of the agent's can pass for it before the shutdown is sent.
+      const token = `evolve-flushed-${randomUUID()}`;
+      channel.send({ type: "shutdown", flush: token });
+      channel.sandbox.closeStdin();
+      const stderr = await channel.sandbox.stderrBefore(token, CLOSE_GRACE_MS);
+      // Ended without the token, or deaf to the shutdown for the whole grace: no second grace.
+      if (stderr === null) return (await closeChannel(channel, 0)).stderr;
+      void channel.sandbox.remove();
+      return stderr;
     },
   };
+}
+
+/** Waits for the process to end (killing it after `graceMs`), removes the container; how it ended. */
+async function closeChannel(channel: RunnerChannel, graceMs = CLOSE_GRACE_MS): Promise<RunOutcome> {
+  const outcome = await Promise.race([channel.finished, new Promise<null>((r) => setTimeout(r, graceMs, null))]);
+  if (outcome === null) await channel.sandbox.kill();
+  const final = outcome ?? (await channel.finished);
+  await channel.sandbox.remove();
+  return final;
 }
 
 /** Sends call `id` and waits for its result; anything else ends the session through `markDead`. */
