@@ -82,7 +82,7 @@ export async function bareEngine(): Promise<SandboxEngine> {
         closeStdin: () => void child.stdin.end(),
         pause: async () => unsupported("pause"),
         // The bare runner writes no flush token: a session waits for the process's end, as before.
-        stderrBefore: async () => null,
+        flushed: async () => null,
         kill,
         async remove() {
           await kill();

@@ -87,7 +87,7 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
           sandbox.send(message);
         },
         closeStdin: () => sandbox.closeStdin(),
-        stderrBefore: (token, timeoutMs) => sandbox.stderrBefore(token, timeoutMs),
+        flushed: (token, timeoutMs) => sandbox.flushed(token, timeoutMs),
         pause: () => sandbox.pause(),
         kill: () => sandbox.kill(),
         async remove() {

@@ -214,6 +214,37 @@ describe("improve", () => {
     expect(result.extracted.ok).toBe(true);
   });
 
+  it("releases a meta agent that returned once its stderr is flushed, and kills one deaf to the shutdown after the grace", async () => {
+    const agentDir = await mkdtemp(join(tmpdir(), "evolve-agent-"));
+    await writeFile(join(agentDir, "x.ts"), "export {};\n");
+    const run = async (meta: string, timeoutMs: number) =>
+      runImprove({
+        ...base(),
+        buildDir: await writeJsBuild({ meta }),
+        agentDir,
+        takeTo: join(agentDir, "..", `taken-${Math.random().toString(36).slice(2)}`),
+        timeoutMs,
+        init: { task: "demo", seed: 1, llmAvailable: false, deadline: Date.now() + timeoutMs, request: {} },
+      });
+    const talker = `import { writeSync } from "node:fs"; export async function improve() { for (let i = 0; i < 100; i++) writeSync(2, "said " + i + "\\n"); return { summary: "talked", changedFiles: [] }; }\n`;
+    const released = await run(talker, 30_000);
+    expect(released.end).toBeNull();
+    expect(released.extracted.ok).toBe(true);
+    expect(released.outcome.stderr.trimEnd().split("\n").at(-1)).toBe("said 99");
+    expect(released.outcome.stderr).not.toContain("evolve-flushed");
+    // Taken as flushed: nobody waited for the exit.
+    expect(released.outcome.exitCode).toBeNull();
+
+    // Deaf to the host once it returns (the runner's stdin listeners gone, the process kept alive):
+    // before, the host waited for it until the container's time limit (60 s here).
+    const deaf = `export async function improve() { process.stdin.removeAllListeners("data"); process.stdin.pause(); setInterval(() => undefined, 1000); return { summary: "deaf", changedFiles: [] }; }\n`;
+    const started = Date.now();
+    const killed = await run(deaf, 60_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(killed.end).toBeNull();
+    expect(killed.report).toEqual({ summary: "deaf", changedFiles: [] });
+  }, 90_000);
+
   it("kills a meta agent that does not return and takes nothing", async () => {
     const agentDir = await mkdtemp(join(tmpdir(), "evolve-agent-"));
     await writeFile(join(agentDir, "x.ts"), "export {};\n");

@@ -67,7 +67,7 @@ const containerCases: Case[] = [
   ["20 hostile summaries shown to siblings as attempts (200 KB, control characters, forged outcome and held-out score)", attemptsFlood, 240_000],
   ["21 hostile answers to a coding task (endless loop, output flood, file system, network, a process, process.exit, heap, forged protocol, type bomb)", hostileAnswers, 900_000],
   ["22 hostile solve-time model calls (malformed, a flood, past the budget, a hunt for the key)", solveLlmAbuse, 300_000],
-  ["23 hostile ends of an evaluation stage (exit patched away, a stderr flood, deaf to the shutdown, forged flush tokens)", hostileStageEnds, 180_000],
+  ["23 hostile ends of an evaluation stage and of a self-modification (exit patched away, a stderr flood, deaf to the shutdown, forged flush tokens)", hostileStageEnds, 180_000],
 ];
 
 describe("security (host)", () => {

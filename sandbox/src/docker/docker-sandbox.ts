@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { WORKSPACE_MOUNT } from "./container-spec.js";
 import { SANDBOX_UID } from "../port/index.js";
-import { OutputDemux, tokenOrEnd } from "./output-demux.js";
+import { flushedOutcome, OutputDemux } from "./output-demux.js";
 import { packFolder } from "./tar-pack.js";
 import { extractSafely } from "../extract/index.js";
 import { engineReportedOom } from "./oom-event.js";
@@ -64,9 +64,9 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
     return this.finishedPromise;
   }
 
-  stderrBefore(token: string, timeoutMs: number): Promise<string | null> {
+  flushed(token: string, timeoutMs: number): Promise<RunOutcome | null> {
     if (!this.demux) throw new Error("the sandbox has not started");
-    return tokenOrEnd(this.demux.stderrBefore(token), this.finished, timeoutMs);
+    return flushedOutcome(this.demux, token, this.finished, this.activatedAt, timeoutMs);
   }
 
   async start(options: ContainerRunOptions): Promise<RunningSandbox> {

@@ -1,3 +1,5 @@
+import type { RunOutcome } from "../port/index.js";
+
 /**
  * Docker's attach stream multiplexes stdout and stderr in frames of an 8-byte header
  * (stream id, 3 zero bytes, big-endian length) and a payload. This splits them, cuts
@@ -132,12 +134,18 @@ export class OutputDemux {
   }
 }
 
-/** `seen` (a stderrBefore watch), or null once the process has ended or `timeoutMs` passed. */
-export async function tokenOrEnd(seen: Promise<string>, finished: Promise<unknown>, timeoutMs: number): Promise<string | null> {
+/**
+ * The process as its flush leaves it: once `token` comes through stderr, an outcome with the
+ * stderr before it, the caps' flags and the time since `startedAt` (epoch ms); the exit code is
+ * null, since nobody waits for the exit. Null when the process ended first or `timeoutMs` passed.
+ */
+export async function flushedOutcome(demux: OutputDemux, token: string, finished: Promise<unknown>, startedAt: number, timeoutMs: number): Promise<RunOutcome | null> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, timeoutMs, null)));
   try {
-    return await Promise.race([seen, finished.then(() => null), late]);
+    const stderr = await Promise.race([demux.stderrBefore(token), finished.then(() => null), late]);
+    if (stderr === null) return null;
+    return { exitCode: null, timedOut: false, oomKilled: false, killed: false, stdoutTruncated: demux.stdoutTruncated, stderrTruncated: demux.stderrTruncated, stderr, durationMs: Date.now() - startedAt };
   } finally {
     clearTimeout(timer);
   }

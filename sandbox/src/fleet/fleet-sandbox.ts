@@ -87,8 +87,8 @@ export class FleetSandbox implements CreatedSandbox, RunningSandbox {
     return result;
   }
 
-  stderrBefore(token: string, timeoutMs: number): Promise<string | null> {
-    return this.live().stderrBefore(token, timeoutMs);
+  flushed(token: string, timeoutMs: number): Promise<RunOutcome | null> {
+    return this.live().flushed(token, timeoutMs);
   }
 
   send(message: unknown): void {

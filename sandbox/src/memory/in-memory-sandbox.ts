@@ -15,7 +15,7 @@ import { pack } from "tar-fs";
 import { WORK_DIR } from "../../runner/protocol.js";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
 import { writeSandboxRecord, type SandboxRecord } from "./in-memory-records.js";
-import { OutputDemux, tokenOrEnd } from "../docker/index.js";
+import { flushedOutcome, OutputDemux } from "../docker/index.js";
 import { extractSafely } from "../extract/index.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome } from "../port/index.js";
@@ -75,6 +75,7 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
   private outOfMemory = false;
   private finishedPromise: Promise<RunOutcome> | null = null;
   private demux: OutputDemux | null = null;
+  private startedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private memoryWatch: NodeJS.Timeout | undefined;
 
@@ -89,9 +90,9 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
     return this.finishedPromise;
   }
 
-  stderrBefore(token: string, timeoutMs: number): Promise<string | null> {
+  flushed(token: string, timeoutMs: number): Promise<RunOutcome | null> {
     if (!this.demux) throw new Error("the sandbox has not started");
-    return tokenOrEnd(this.demux.stderrBefore(token), this.finished, timeoutMs);
+    return flushedOutcome(this.demux, token, this.finished, this.startedAt, timeoutMs);
   }
 
   private get workDir(): string {
@@ -155,6 +156,7 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
   /** Feeds stdout and stderr to the demux and resolves with the outcome once the process ended. */
   private async watch(child: ChildProcess, options: ContainerRunOptions): Promise<RunOutcome> {
     const startedAt = Date.now();
+    this.startedAt = startedAt;
     const demux = new OutputDemux({
       stdoutCapBytes: options.stdoutCapBytes,
       stderrCapBytes: options.stderrCapBytes,

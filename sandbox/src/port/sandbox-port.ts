@@ -44,11 +44,12 @@ export interface RunningSandbox {
   /** Resolves when the process has ended and its outcome is known. */
   readonly finished: Promise<RunOutcome>;
   /**
-   * The capped stderr written before `token` came through it, or null when the process ended
-   * first or `timeoutMs` passed. For a runner told to write the token as it ends: its stderr is
-   * then whole without waiting for the engine to take the container down.
+   * For a runner told to write `token` to stderr as it ends: once the token has come through,
+   * the outcome as far as it is known without waiting for the engine to take the container down
+   * (the stderr before the token, whole; the caps' flags; no exit code). Null when the process
+   * ended first or `timeoutMs` passed.
    */
-  stderrBefore(token: string, timeoutMs: number): Promise<string | null>;
+  flushed(token: string, timeoutMs: number): Promise<RunOutcome | null>;
   /** Kill if needed, then remove the container and its volume. Never throws. */
   remove(): Promise<void>;
 }

@@ -2,12 +2,16 @@
  * Self-modification in a fresh hardened container: the parent's meta agent runs on a copy of
  * its own tree, its LLM calls, tool events and ctx.evaluate requests go to the caller's
  * handlers, and the tree as it left it comes back through the safe extractor. How it
- * failed is a value; the container is removed on every path.
+ * failed is a value; the container is removed on every path (in the background once a meta
+ * agent that returned has flushed its stderr: runner-channel.ts `releaseChannel`).
  */
 import type { ContainerEnd, InitMessage, WorkspaceTree } from "../../../harness/src/kernel/index.js";
 import { TREE_SNAPSHOTS_STDOUT_BYTES } from "../../runner/tree-snapshot.js";
 import type { ExtractCaps, ExtractResult, RunOutcome } from "../port/index.js";
-import { DEFAULT_STDOUT_CAP, endOf, liveWorkspace, openRunnerChannel, type AgentContainerOptions } from "./runner-channel.js";
+import { DEFAULT_STDOUT_CAP, endOf, liveWorkspace, openRunnerChannel, releaseChannel, type AgentContainerOptions } from "./runner-channel.js";
+
+/** How long a meta agent that returned has to flush its stderr and end. */
+const RELEASE_GRACE_MS = 5_000;
 
 /** What the runner needs to call `improve`: the request is the harness's ImproveRequest. */
 export type ImproveInit = Omit<Extract<InitMessage, { mode: "improve" }>, "type" | "mode">;
@@ -60,15 +64,20 @@ export async function runImprove(options: ImproveOptions): Promise<ImproveOutcom
       }
     }
     let extracted: ExtractResult;
+    let flushed: RunOutcome | null = null;
     if (returned && !channel.violation()) {
       // The tree came with the result, or the runner waits for shutdown, so the workspace is still there to take.
       extracted = await liveWorkspace(channel.sandbox, tree).take(options.takeTo, options.extractCaps);
-      channel.send({ type: "shutdown" });
+      // Its work is done: its stderr once flushed, the container's teardown in the background.
+      // Without the flush (it ended first, or was deaf to the shutdown for the whole grace) it
+      // is killed, a no-op on an ended one: its tree is out already.
+      flushed = await releaseChannel(channel, RELEASE_GRACE_MS);
+      if (flushed === null) await channel.sandbox.kill();
     } else {
       await channel.sandbox.kill();
       extracted = { ok: false, reason: "the meta agent did not return, so its workspace was not taken" };
     }
-    const outcome = await channel.finished;
+    const outcome = flushed ?? (await channel.finished);
     if (end === null && (!returned || channel.violation() !== null)) {
       const ended = endOf(outcome, channel.violation());
       end = { ...ended, reason: ended.kind === "protocol" ? ended.reason : `the meta agent ${ended.reason}` };

@@ -4,6 +4,7 @@
  * hands the agent's LLM calls, tool events and evaluate requests to the caller's handlers.
  * The channel relays; what an answer means is the caller's (the broker's, ctx.evaluate's).
  */
+import { randomUUID } from "node:crypto";
 import type { ContainerEnd, HostMessage, RunnerMessage, ToolMessage, WireJson, WireLlmAnswer, WorkspaceTree } from "../../../harness/src/kernel/index.js";
 import { llmRefusal } from "../../../harness/src/kernel/index.js";
 import { AGENT_DIR } from "../../runner/protocol.js";
@@ -114,6 +115,23 @@ function serveEvaluate(sandbox: () => RunningSandbox | null, message: Extract<Ru
     (result) => running.send({ type: "evaluate-result", id: message.id, result }),
     (error: unknown) => running.send({ type: "evaluate-result", id: message.id, result: service.unavailable(`the host failed: ${error instanceof Error ? error.message : String(error)}`) }),
   );
+}
+
+/**
+ * Ends a runner whose work is done without waiting for the engine's teardown: the shutdown
+ * carries a random token the runner writes to stderr as it exits (so no output of the agent's
+ * can pass for it before the shutdown is sent); once it is through, the process's outcome as
+ * flushed (sandbox-port.ts `flushed`) and the container's removal left to run in the background,
+ * its engine waiting for it before it counts or closes. Null when the process ended without
+ * the token or did not flush within `graceMs`: the caller ends it as before.
+ */
+export async function releaseChannel(channel: RunnerChannel, graceMs: number): Promise<RunOutcome | null> {
+  const token = `evolve-flushed-${randomUUID()}`;
+  channel.send({ type: "shutdown", flush: token });
+  channel.sandbox.closeStdin();
+  const flushed = await channel.sandbox.flushed(token, graceMs);
+  if (flushed !== null) void channel.sandbox.remove();
+  return flushed;
 }
 
 /**

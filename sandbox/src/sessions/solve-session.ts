@@ -3,10 +3,9 @@
  * time over the runner protocol. A call's failure is a value (`SolveReply`); a call that
  * times out or breaks the protocol ends the session, and later calls fail fast.
  */
-import { randomUUID } from "node:crypto";
 import type { ContainerEnd } from "../../../harness/src/kernel/index.js";
 import type { RunOutcome } from "../port/index.js";
-import { endOf, openRunnerChannel, type AgentContainerOptions, type RunnerChannel } from "./runner-channel.js";
+import { endOf, openRunnerChannel, releaseChannel, type AgentContainerOptions, type RunnerChannel } from "./runner-channel.js";
 
 /** One call's answer, as graders see it (the README's task API documents these four kinds). */
 export type SolveReply =
@@ -119,15 +118,9 @@ export async function openSolveSession(options: SolveSessionOptions): Promise<So
       if (!alive) return (await closeChannel(channel)).stderr;
       alive = false;
       deadReason = "closed";
-      // Random, so no output of the agent's can pass for it before the shutdown is sent.
-      const token = `evolve-flushed-${randomUUID()}`;
-      channel.send({ type: "shutdown", flush: token });
-      channel.sandbox.closeStdin();
-      const stderr = await channel.sandbox.stderrBefore(token, CLOSE_GRACE_MS);
-      // Ended without the token, or deaf to the shutdown for the whole grace: no second grace.
-      if (stderr === null) return (await closeChannel(channel, 0)).stderr;
-      void channel.sandbox.remove();
-      return stderr;
+      // Ended without the flush, or deaf to the shutdown for the whole grace: no second grace.
+      const flushed = await releaseChannel(channel, CLOSE_GRACE_MS);
+      return (flushed ?? (await closeChannel(channel, 0))).stderr;
     },
   };
 }

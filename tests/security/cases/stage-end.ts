@@ -1,14 +1,20 @@
 /**
- * Hostile ends of an evaluation stage. A stage's session is released as soon as its answers
- * are in: the runner writes a random flush token to stderr on shutdown, and the host takes the
- * stderr before it and leaves the container's teardown to the background. Task agents that
- * fight that: one patches process.exit away and keeps writing after its answers, one floods
- * stderr far past the cap, one makes itself deaf to the shutdown (its event loop busy), one
- * forges tokens of the right shape. Each stage must be scored from its answers, end within the
- * grace, and leave no container (the frame counts them, with the removals under way settled).
+ * Hostile ends of an evaluation stage and of a self-modification. A stage's session, and a meta
+ * agent that returned, are released as soon as their work is in: the runner writes a random
+ * flush token to stderr on shutdown, and the host takes the stderr before it and leaves the
+ * container's teardown to the background. Task agents that fight that: one patches
+ * process.exit away and keeps writing after its answers, one floods stderr far past the cap,
+ * one makes itself deaf to the shutdown (its event loop busy), one forges tokens of the right
+ * shape. Each stage must be scored from its answers, end within the grace, and leave no
+ * container (the frame counts them, with the removals under way settled). Meta agents that do
+ * the same after returning: each report must be taken, within the grace and a kill.
  */
 import { expect } from "vitest";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { evaluateCandidate, loadTask } from "../../../harness/src/evaluation/index.js";
+import { runImprove } from "../../../sandbox/src/index.js";
 import { writeJsBuild } from "../../support/js-build.js";
 import type { CaseContext, CaseVerdict } from "../support/security-env.js";
 
@@ -46,5 +52,33 @@ export async function hostileStageEnds(c: CaseContext): Promise<CaseVerdict> {
     for (const s of result.stages) expect(s.stderr.length, name).toBeLessThanOrEqual(16 * 1024 + 64);
     outcomes.push(`${name} ${instances.length}/${task.visible.length} scored in ${(ms / 1000).toFixed(1)} s`);
   }
+  for (const [name, meta] of Object.entries(META_AGENTS)) {
+    const folder = await mkdtemp(join(tmpdir(), "evolve-stage-end-"));
+    const agent = join(folder, "agent");
+    await mkdir(agent);
+    await writeFile(join(agent, "x.ts"), "export {};\n");
+    const started = Date.now();
+    const result = await runImprove({
+      engine: c.env.engine, image: c.env.image, labels: c.labels, runtime: c.runtime, buildDir: await writeJsBuild({ meta }), agentDir: agent, takeTo: join(folder, "taken"), timeoutMs: 120_000,
+      init: { task: "sec-sum", seed: 1, llmAvailable: false, deadline: Date.now() + 120_000, request: {} },
+    });
+    const ms = Date.now() - started;
+    await rm(folder, { recursive: true, force: true });
+    containMs = Math.max(containMs, ms);
+    expect(result.end, `${name}: ${result.outcome.stderr.slice(-500)}`).toBeNull();
+    expect(result.report, name).toEqual({ summary: name, changedFiles: [] });
+    // The grace (5 s) and a kill, not the container's 120 s.
+    expect(ms, name).toBeLessThan(40_000);
+    outcomes.push(`meta ${name} reported in ${(ms / 1000).toFixed(1)} s`);
+  }
   return { outcome: `contained: ${outcomes.join("; ")}; no container left`, containMs };
 }
+
+/** Meta agents that fight the release after they return. */
+const META_AGENTS: Record<string, string> = {
+  undying: `process.exit = () => undefined;
+export async function improve() { setInterval(() => process.stderr.write("still here\\n"), 5); return { summary: "undying", changedFiles: [] }; }\n`,
+  deaf: `export async function improve() { process.stdin.removeAllListeners("data"); process.stdin.pause(); setInterval(() => undefined, 1000); return { summary: "deaf", changedFiles: [] }; }\n`,
+  forger: `import { writeSync } from "node:fs";
+export async function improve() { for (let i = 0; i < 50; i++) writeSync(2, "evolve-flushed-" + "0".repeat(8) + "-" + i + "\\n"); return { summary: "forger", changedFiles: [] }; }\n`,
+};
