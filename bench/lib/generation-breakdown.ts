@@ -23,6 +23,7 @@ export interface Breakdown {
   drafts: number;
   draftContainers: number;
   smTakeOut: number;
+  /** Its removal, when the caller waited for it (not when the container was released). */
   smRemove: number;
   smOther: number;
   extract: number;
@@ -36,7 +37,10 @@ export interface Breakdown {
   /** Evaluation: containers opened, their start and remove sums, the task's compute, the rest. */
   evalContainers: number;
   evalStart: number;
+  /** Removals the evaluation waited for (released containers' are in `backgroundRemove`). */
   evalRemove: number;
+  /** Removals of released containers (self-modify, evaluation, drafts): Docker's teardown, off the child's path. */
+  backgroundRemove: number;
   taskCompute: number;
   evalOther: number;
   record: number;
@@ -51,7 +55,7 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
   { key: "drafts", label: "self-modify: ctx.evaluate drafts (checks + containers)" },
   { key: "draftContainers", label: "  drafts: containers (count)" },
   { key: "smTakeOut", label: "self-modify: workspace out (improve's answer → removal)" },
-  { key: "smRemove", label: "self-modify: container stop + remove" },
+  { key: "smRemove", label: "self-modify: container stop + remove (when waited for)" },
   { key: "smOther", label: "self-modify: rest (broker, request)" },
   { key: "extract", label: "extract (diff vs parent, hash)" },
   { key: "policy", label: "policy" },
@@ -62,10 +66,11 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
   { key: "importRemove", label: "  import: own container remove" },
   { key: "evalContainers", label: "evaluation containers (count)" },
   { key: "evalStart", label: "evaluate: container starts (sum)" },
-  { key: "evalRemove", label: "evaluate: container removes (sum)" },
+  { key: "evalRemove", label: "evaluate: container removes waited for (sum)" },
   { key: "taskCompute", label: "evaluate: solve() [TASK COMPUTE]" },
   { key: "evalOther", label: "evaluate: rest (load, grading, I/O)" },
   { key: "record", label: "archive write" },
+  { key: "backgroundRemove", label: "removals of released containers (background, not in TOTAL)" },
   { key: "total", label: "TOTAL" },
   { key: "overhead", label: "HARNESS OVERHEAD = total − agent − task" },
 ];
@@ -86,12 +91,14 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
   // From improve's answer to the container's removal: the tree written out (it comes with the
   // answer, or through Docker's archive) and the shutdown. The drafts' takes are in `drafts`.
   const smTakeOut = sm ? span(sm.resultAt, sm.removeStartedAt) : 0;
-  const smRemove = sm?.removeMs ?? 0;
+  const waited = (t: SandboxTrace): number => (t.released ? 0 : t.removeMs);
+  const smRemove = sm ? waited(sm) : 0;
   const selfModify = tm.selfModify ?? 0;
   const taskCompute = record.evaluation?.computeMs ?? 0;
   const evaluate = tm.evaluate ?? 0;
   const evalStart = evals.reduce((s, t) => s + span(t.requestedAt, t.startedAt), 0);
-  const evalRemove = evals.reduce((s, t) => s + t.removeMs, 0);
+  const evalRemove = evals.reduce((s, t) => s + waited(t), 0);
+  const backgroundRemove = mine.reduce((s, t) => s + (t.released ? t.removeMs : 0), 0);
   const total = tm.total ?? 0;
   return {
     id: record.id,
@@ -112,10 +119,11 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
     signature: tm.signature ?? 0,
     import: tm.import ?? 0,
     importStart: imp ? span(imp.requestedAt, imp.startedAt) : 0,
-    importRemove: imp?.removeMs ?? 0,
+    importRemove: imp ? waited(imp) : 0,
     evalContainers: evals.length,
     evalStart,
     evalRemove,
+    backgroundRemove,
     taskCompute,
     evalOther: Math.max(0, evaluate - evalStart - evalRemove - taskCompute),
     record: tm.record ?? 0,

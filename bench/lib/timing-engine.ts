@@ -21,6 +21,8 @@ export interface SandboxTrace {
   /** First remove() call: for improve, the end of taking the workspace out. */
   removeStartedAt: number | null;
   removeMs: number;
+  /** Released once its stderr was flushed (sessions/runner-channel.ts): its removal ran in the background, off the caller's path. */
+  released: boolean;
   endedAt: number | null;
 }
 
@@ -58,6 +60,7 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
         resultAt: null,
         removeStartedAt: null,
         removeMs: 0,
+        released: false,
         endedAt: null,
       };
       traces.push(trace);
@@ -87,7 +90,11 @@ export function timingEngine(inner: SandboxEngine): TimingEngine {
           sandbox.send(message);
         },
         closeStdin: () => sandbox.closeStdin(),
-        flushed: (token, timeoutMs) => sandbox.flushed(token, timeoutMs),
+        async flushed(token, timeoutMs) {
+          const outcome = await sandbox.flushed(token, timeoutMs);
+          if (outcome !== null) trace.released = true;
+          return outcome;
+        },
         pause: () => sandbox.pause(),
         kill: () => sandbox.kill(),
         async remove() {
