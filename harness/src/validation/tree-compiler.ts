@@ -15,6 +15,7 @@ import { harnessCompilerOptions, TOOLCHAIN_PACKAGES } from "./compiler-options.j
 import { ConfinedFileSystem, TREE_ROOT } from "./confined-file-system.js";
 import { diagnosticsFailure, errorsOnly, semanticCode, signatureCode } from "./diagnostics.js";
 import { findImportViolation } from "./import-rule.js";
+import { memoBySource } from "./source-memo.js";
 import { TESTER_FILE } from "./tester-entry.js";
 import { type ToolchainPaths, defaultToolchainPaths } from "./toolchain-paths.js";
 import { type CacheInput, CandidateKeys, VerifiedCache } from "./verified-cache.js";
@@ -52,6 +53,8 @@ function entriesOf(files: readonly string[]): readonly Entry[] {
 }
 
 const CHECK_FILE = "__evolve_signature_check__";
+/** The import rule over a file (the walk of its whole syntax), once per text and path. */
+const importViolationOf = memoBySource((source, path) => findImportViolation(source, path));
 /** A tree larger than this (characters of TypeScript) is not kept for the next check. */
 const KEEP_TREE_BYTES = 1024 * 1024;
 
@@ -284,7 +287,7 @@ export class TreeCompiler {
     const syntax = sources.flatMap((s) => errorsOnly(program.getSyntacticDiagnostics(s)));
     if (syntax.length > 0) return diagnosticsFailure("compile", "syntax_error", syntax, root);
     for (const { path, source } of files) {
-      const violation = findImportViolation(source, path);
+      const violation = importViolationOf(source, path);
       if (violation !== null) return { stage: "compile", ...violation };
     }
     // Files whose whole reachable closure was proven clean before are not checked again.

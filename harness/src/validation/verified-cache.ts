@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { ts } from "ts-morph";
 import type { VerifiedStore } from "./verified-store.js";
+import { memoBySource } from "./source-memo.js";
 
 /** A tree file as the cache sees it. */
 export interface CacheInput {
@@ -25,13 +26,14 @@ export interface VerifiedFile {
 }
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
+const textHash = memoBySource((source) => sha(source.text));
 
 /** Strip the extensions a NodeNext import or a tree file name may carry. */
 function stem(path: string): string {
   return path.replace(/\.d\.ts$/, "").replace(/\.(ts|js|mjs|cjs|mts|cts|tsx|jsx|json)$/, "");
 }
 
-function relativeSpecifiers(source: ts.SourceFile): string[] {
+const relativeSpecifiers = memoBySource(function relativeSpecifiersOf(source: ts.SourceFile): string[] {
   const specs: string[] = [];
   const visit = (node: ts.Node): void => {
     let spec: ts.Node | undefined;
@@ -43,14 +45,14 @@ function relativeSpecifiers(source: ts.SourceFile): string[] {
   };
   visit(source);
   return specs;
-}
+});
 
-function touchesGlobals(source: ts.SourceFile): boolean {
+const touchesGlobals = memoBySource(function touchesGlobalsOf(source: ts.SourceFile): boolean {
   if (!ts.isExternalModule(source)) return true;
   return source.statements.some(
     (s) => ts.isModuleDeclaration(s) && (ts.isStringLiteral(s.name) || s.name.text === "global"),
   );
-}
+});
 
 /** Keys of one candidate's files; computed once per check. */
 export class CandidateKeys {
@@ -62,7 +64,7 @@ export class CandidateKeys {
   constructor(files: readonly CacheInput[]) {
     const byStem = new Map<string, string[]>();
     for (const f of files) {
-      this.#hashes.set(f.path, sha(f.source.text));
+      this.#hashes.set(f.path, textHash(f.source));
       byStem.set(stem(f.path), [...(byStem.get(stem(f.path)) ?? []), f.path]);
     }
     for (const f of files) {
