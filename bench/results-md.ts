@@ -42,9 +42,9 @@ async function overheadSection(): Promise<string> {
   const vs = [...variants.values()].sort((a, b) => a.warmPool - b.warmPool);
   const keys: [string, string][] = [
     ["smStart", "self-modify container start"], ["smLoad", "tree in + meta agent load"], ["agentCompute", "**improve() — agent compute**"], ["drafts", "ctx.evaluate drafts (checks + containers)"],
-    ["smTakeOut", "workspace out"], ["smRemove", "self-modify container stop+remove"], ["extract", "diff + hash"], ["policy", "policy"], ["compile", "compile"],
+    ["smTakeOut", "workspace out"], ["smRemove", "self-modify container stop+remove (waited for)"], ["extract", "diff + hash"], ["policy", "policy"], ["compile", "compile"],
     ["signature", "signature"], ["import", "import gate (container)"], ["evalStart", "evaluation container starts (3)"], ["taskCompute", "**solve() — task compute**"],
-    ["evalOther", "evaluation: load, grading, I/O"], ["evalRemove", "evaluation container removes"], ["record", "archive write"], ["total", "total"],
+    ["evalOther", "evaluation: load, grading, I/O"], ["evalRemove", "evaluation container removes (waited for)"], ["record", "archive write"], ["backgroundRemove", "removals of released containers (background, not in total)"], ["total", "total"],
     ["overhead", "**harness overhead = total − agent − task**"],
   ];
   // Results since issue 29 keep valid children apart from stopped ones; older ones have all children only.
@@ -71,7 +71,7 @@ ${md(rows)}
 
 ${lines.join("\n")}
 
-Where it goes (p50, pool ${worst.warmPool}): ctx.evaluate's drafts ~${((worstFigures.drafts ?? 0) / 1000).toFixed(1)} s; the workspace out of the self-modify container ~${(worstFigures.smTakeOut / 1000).toFixed(1)} s; loading the meta agent (and the import gate) ~${(agentLoad / 1000).toFixed(1)} s; compile ~${(worstFigures.compile / 1000).toFixed(1)} s; evaluation containers (load, grading) ~${((worstFigures.evalOther ?? 0) / 1000).toFixed(1)} s. With the warm pool, container starts drop to ~0 ms.
+Where it goes (p50, pool ${worst.warmPool}): ctx.evaluate's drafts ~${((worstFigures.drafts ?? 0) / 1000).toFixed(1)} s; the workspace out of the self-modify container ~${(worstFigures.smTakeOut / 1000).toFixed(1)} s; loading the meta agent (and the import gate) ~${(agentLoad / 1000).toFixed(1)} s; compile ~${(worstFigures.compile / 1000).toFixed(1)} s; evaluation containers (load, grading) ~${((worstFigures.evalOther ?? 0) / 1000).toFixed(1)} s. With the warm pool, container starts drop to ~0 ms. A container released once its work is in (its stderr flushed) comes down in the background: its removal is shown apart and is not in the total.
 Techniques: ${(worst.techniques as string[]).join("; ")}.
 `;
 }
