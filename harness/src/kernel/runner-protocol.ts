@@ -42,7 +42,7 @@ export type LlmResultMessage = { type: "llm-result"; id: number } & WireLlmAnswe
 /**
  * Ends the runner. With `flush`, it first writes that token as a line of its own to stderr:
  * everything it wrote to stderr before has then reached the host, which can take the stderr
- * and leave Docker's teardown of the container to the background (sessions/solve-session.ts).
+ * and leave Docker's teardown of the container to the background (sandbox/src/sessions/runner-channel.ts `releaseChannel`).
  */
 export interface ShutdownMessage {
   type: "shutdown";

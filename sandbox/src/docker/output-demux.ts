@@ -1,10 +1,10 @@
-import type { RunOutcome } from "../port/index.js";
-
 /**
  * Docker's attach stream multiplexes stdout and stderr in frames of an 8-byte header
  * (stream id, 3 zero bytes, big-endian length) and a payload. This splits them, cuts
  * each at its byte cap, and hands stdout to the caller line by line.
  */
+import type { RunOutcome } from "../port/index.js";
+
 export interface DemuxOptions {
   stdoutCapBytes: number;
   stderrCapBytes: number;
