@@ -1,14 +1,8 @@
 /** The attach stream's demux: where a flush token is found, however the frames cut it. */
 import { describe, expect, it } from "vitest";
-import { OutputDemux } from "../../sandbox/src/docker/index.js";
+import { attachFrame, OutputDemux } from "../../sandbox/src/docker/index.js";
 
-function frame(stream: 1 | 2, text: string): Buffer {
-  const payload = Buffer.from(text);
-  const header = Buffer.alloc(8);
-  header[0] = stream;
-  header.writeUInt32BE(payload.length, 4);
-  return Buffer.concat([header, payload]);
-}
+const frame = (stream: 1 | 2, text: string): Buffer => attachFrame(stream, Buffer.from(text));
 
 const TOKEN = "evolve-flushed-0123456789abcdef";
 

@@ -13,6 +13,14 @@ export interface DemuxOptions {
   onStdoutOverflow?: () => void;
 }
 
+/** `payload` as one frame of the attach stream (what a process that is not a container hands the demux). */
+export function attachFrame(stream: 1 | 2, payload: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header[0] = stream;
+  header.writeUInt32BE(payload.length, 4);
+  return Buffer.concat([header, payload]);
+}
+
 /** Output before the sandbox is handed to a caller is held (up to this much) until it is. */
 const EARLY_STDOUT_CAP = 64 * 1024;
 
@@ -106,6 +114,11 @@ export class OutputDemux {
     });
   }
 
+  /** Stops looking for a token (its caller gave up waiting): later stderr is only capped. */
+  unwatch(): void {
+    this.watch = null;
+  }
+
   /** Looks for the watched token in this payload and the end of the one before (a frame can split it). */
   private look(payload: Buffer): void {
     const watch = this.watch;
@@ -148,5 +161,6 @@ export async function flushedOutcome(demux: OutputDemux, token: string, finished
     return { exitCode: null, timedOut: false, oomKilled: false, killed: false, stdoutTruncated: demux.stdoutTruncated, stderrTruncated: demux.stderrTruncated, stderr, durationMs: Date.now() - startedAt };
   } finally {
     clearTimeout(timer);
+    demux.unwatch();
   }
 }

@@ -15,7 +15,7 @@ import { pack } from "tar-fs";
 import { WORK_DIR } from "../../runner/protocol.js";
 import { EvolveError } from "../../../harness/src/kernel/index.js";
 import { writeSandboxRecord, type SandboxRecord } from "./in-memory-records.js";
-import { flushedOutcome, OutputDemux } from "../docker/index.js";
+import { attachFrame, flushedOutcome, OutputDemux } from "../docker/index.js";
 import { extractSafely } from "../extract/index.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ContainerRunOptions, ExtractCaps, ExtractResult, RunOutcome } from "../port/index.js";
@@ -52,14 +52,6 @@ export interface MemorySandboxSetup {
   record: SandboxRecord;
   /** Called once as the removal begins, with it (its engine counts what it runs and waits for removals). */
   onRemoved: (removal: Promise<void>) => void;
-}
-
-/** A chunk as one frame of Docker's multiplexed attach stream, so the one demux reads both engines. */
-function frame(stream: 1 | 2, payload: Buffer): Buffer {
-  const header = Buffer.alloc(8);
-  header[0] = stream;
-  header.writeUInt32BE(payload.length, 4);
-  return Buffer.concat([header, payload]);
 }
 
 /** V8 out of heap prints its fatal report and aborts (SIGABRT): the cap from the memory limit was reached. */
@@ -165,9 +157,9 @@ export class MemorySandbox implements CreatedSandbox, RunningSandbox {
     });
     this.demux = demux;
     let tail = Buffer.alloc(0);
-    child.stdout!.on("data", (chunk: Buffer) => demux.push(frame(1, chunk)));
+    child.stdout!.on("data", (chunk: Buffer) => demux.push(attachFrame(1, chunk)));
     child.stderr!.on("data", (chunk: Buffer) => {
-      demux.push(frame(2, chunk));
+      demux.push(attachFrame(2, chunk));
       tail = Buffer.concat([tail, chunk]).subarray(-STDERR_TAIL_BYTES);
     });
     const closed = Promise.all([new Promise((r) => child.stdout!.once("close", r)), new Promise((r) => child.stderr!.once("close", r))]);

@@ -8,10 +8,7 @@
 import type { ContainerEnd, InitMessage, WorkspaceTree } from "../../../harness/src/kernel/index.js";
 import { TREE_SNAPSHOTS_STDOUT_BYTES } from "../../runner/tree-snapshot.js";
 import type { ExtractCaps, ExtractResult, RunOutcome } from "../port/index.js";
-import { DEFAULT_STDOUT_CAP, endOf, liveWorkspace, openRunnerChannel, releaseChannel, type AgentContainerOptions } from "./runner-channel.js";
-
-/** How long a meta agent that returned has to flush its stderr and end. */
-const RELEASE_GRACE_MS = 5_000;
+import { DEFAULT_STDOUT_CAP, endOf, FLUSH_GRACE_MS, liveWorkspace, openRunnerChannel, releaseChannel, type AgentContainerOptions } from "./runner-channel.js";
 
 /** What the runner needs to call `improve`: the request is the harness's ImproveRequest. */
 export type ImproveInit = Omit<Extract<InitMessage, { mode: "improve" }>, "type" | "mode">;
@@ -71,7 +68,7 @@ export async function runImprove(options: ImproveOptions): Promise<ImproveOutcom
       // Its work is done: its stderr once flushed, the container's teardown in the background.
       // Without the flush (it ended first, or was deaf to the shutdown for the whole grace) it
       // is killed, a no-op on an ended one: its tree is out already.
-      flushed = await releaseChannel(channel, RELEASE_GRACE_MS);
+      flushed = await releaseChannel(channel, FLUSH_GRACE_MS);
       if (flushed === null) await channel.sandbox.kill();
     } else {
       await channel.sandbox.kill();

@@ -117,6 +117,9 @@ function serveEvaluate(sandbox: () => RunningSandbox | null, message: Extract<Ru
   );
 }
 
+/** How long a runner told to shut down has to flush its stderr (and, when it does not, to end). */
+export const FLUSH_GRACE_MS = 5_000;
+
 /**
  * Ends a runner whose work is done without waiting for the engine's teardown: the shutdown
  * carries a random token the runner writes to stderr as it exits (so no output of the agent's

@@ -5,7 +5,7 @@
  */
 import type { ContainerEnd } from "../../../harness/src/kernel/index.js";
 import type { RunOutcome } from "../port/index.js";
-import { endOf, openRunnerChannel, releaseChannel, type AgentContainerOptions, type RunnerChannel } from "./runner-channel.js";
+import { endOf, FLUSH_GRACE_MS, openRunnerChannel, releaseChannel, type AgentContainerOptions, type RunnerChannel } from "./runner-channel.js";
 
 /** One call's answer, as graders see it (the README's task API documents these four kinds). */
 export type SolveReply =
@@ -119,7 +119,7 @@ export async function openSolveSession(options: SolveSessionOptions): Promise<So
       alive = false;
       deadReason = "closed";
       // Ended without the flush, or deaf to the shutdown for the whole grace: no second grace.
-      const flushed = await releaseChannel(channel, CLOSE_GRACE_MS);
+      const flushed = await releaseChannel(channel, FLUSH_GRACE_MS);
       return (flushed ?? (await closeChannel(channel, 0))).stderr;
     },
   };
