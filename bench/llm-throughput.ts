@@ -14,6 +14,7 @@ import { readRun } from "../harness/src/archive/index.js";
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
 import { startScriptedOpenAIServer } from "../tests/support/scripted-openai-server.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
+import { sampleCpuBusy } from "./lib/cpu-busy.js";
 import { benchArchiveRoot, removeRoot } from "./lib/run-evolution.js";
 import { CODER_TURNS, scriptedCoder } from "./lib/scripted-coder.js";
 import { spawnRun } from "./lib/spawn-run.js";
@@ -30,11 +31,16 @@ const TURNS = CODER_TURNS;
 /** Phases whose median wall time per child is printed: where a child's time goes as W grows. */
 const PHASES = ["selfModify", "compile", "import", "evaluate", "total"] as const;
 
-/** Median milliseconds per phase over a run's children (the seed left out). */
-async function phaseMedians(runDir: string): Promise<Record<(typeof PHASES)[number], number>> {
-  const children = (await readRun(runDir)).generations.filter((g) => g.parent !== null);
+/**
+ * Median milliseconds per phase over a run's children (the seed left out), and the window the
+ * rate is measured over: from the seed's record to the last child's (epoch ms).
+ */
+async function readPhases(runDir: string): Promise<{ phases: Record<(typeof PHASES)[number], number>; window: [number, number] }> {
+  const generations = (await readRun(runDir)).generations;
+  const children = generations.filter((g) => g.parent !== null);
   const median = (phase: (typeof PHASES)[number]) => percentile(children.map((g) => g.timings[phase] ?? NaN).filter((t) => !Number.isNaN(t)), 50);
-  return Object.fromEntries(PHASES.map((p) => [p, median(p)])) as Record<(typeof PHASES)[number], number>;
+  const times = generations.map((g) => Date.parse(g.createdAt));
+  return { phases: Object.fromEntries(PHASES.map((p) => [p, median(p)])) as Record<(typeof PHASES)[number], number>, window: [Math.min(...times), Math.max(...times)] };
 }
 
 async function main(): Promise<void> {
@@ -45,15 +51,18 @@ async function main(): Promise<void> {
     const out = await benchArchiveRoot("llm-throughput");
     const generations = Math.max(8, waves * w);
     const loadBefore = load1();
+    const busy = sampleCpuBusy();
     try {
       const r = await spawnRun({ task, generations, workers: w, seed: 1, out, runId: "llm", llm: { baseURL: server.baseURL, model: "scripted-model" } });
       const calls = server.chatRequests().length;
       const callsPerChild = calls / Math.max(1, r.children);
       const idealMinutes = (Math.ceil(r.children / w) * TURNS * latencyMs) / 60_000;
       const ideal = r.children / idealMinutes;
-      const phases = await phaseMedians(join(out, "llm"));
-      rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, phases, ...r, bestVisibleCurve: undefined });
+      const { phases, window } = await readPhases(join(out, "llm"));
+      const cpu = busy.stop(...window);
+      rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, phases, cpu, ...r, bestVisibleCurve: undefined });
     } finally {
+      busy.stop(0, 0);
       await server.close();
       await removeRoot(out);
     }
@@ -64,6 +73,8 @@ async function main(): Promise<void> {
   ]));
   console.log(`\nmedian wall time per child and phase, s (self-modify includes the ${TURNS} × ${latencyMs / 1000} s of model latency):`);
   console.log(table([["W", ...PHASES], ...rows.map((r) => [String(r.workers), ...PHASES.map((p) => r.phases[p] / 1000)])]));
+  console.log(`\nthe machine's CPUs over the rate's window (every process: harness, containers, Docker engine), sampled every 0.1 s:`);
+  console.log(table([["W", "window s", "mean busy", "saturated s (all cores ≥ 95 %)"], ...rows.map((r) => [String(r.workers), ...(r.cpu === null ? ["—", "—", "—"] : [r.cpu.seconds, `${(100 * r.cpu.meanBusy).toFixed(0)}%`, r.cpu.saturatedSeconds])])]));
   const file = await saveResults("llm-throughput", { task, latencyMs, turns: TURNS, waves, rows });
   console.log(`results: ${file}`);
 }
