@@ -59,10 +59,10 @@ async function main(): Promise<void> {
       const idealMinutes = (Math.ceil(r.children / w) * TURNS * latencyMs) / 60_000;
       const ideal = r.children / idealMinutes;
       const { phases, window } = await readPhases(join(out, "llm"));
-      const cpu = busy.stop(...window);
+      const cpu = busy.summary(...window);
       rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, phases, cpu, ...r, bestVisibleCurve: undefined });
     } finally {
-      busy.stop(0, 0);
+      busy.stop();
       await server.close();
       await removeRoot(out);
     }

@@ -38,14 +38,14 @@ function jiffies(): { total: number; idle: number } | null {
 }
 
 /**
- * Starts sampling; `stop()` ends it and gives a summary over the samples that ended between
- * `from` and `to` (epoch ms), or null where /proc/stat is missing or nothing was sampled then.
+ * Starts sampling. `summary(from, to)` sums the samples that ended between `from` and `to`
+ * (epoch ms): null where /proc/stat is missing or nothing was sampled then. `stop()` ends it.
  */
-export function sampleCpuBusy(): { stop: (from: number, to: number) => CpuBusy | null } {
+export function sampleCpuBusy(): { summary: (from: number, to: number) => CpuBusy | null; stop: () => void } {
   let last = jiffies();
-  if (last === null) return { stop: () => null };
-  let lastAt = Date.now();
   const samples: Sample[] = [];
+  if (last === null) return { summary: () => null, stop: () => undefined };
+  let lastAt = Date.now();
   const timer = setInterval(() => {
     const now = jiffies();
     const at = Date.now();
@@ -57,8 +57,7 @@ export function sampleCpuBusy(): { stop: (from: number, to: number) => CpuBusy |
     lastAt = at;
   }, SAMPLE_MS);
   return {
-    stop: (from, to) => {
-      clearInterval(timer);
+    summary: (from, to) => {
       const inside = samples.filter((s) => s.at > from && s.at <= to);
       const seconds = inside.reduce((sum, s) => sum + s.seconds, 0);
       if (seconds === 0) return null;
@@ -68,5 +67,6 @@ export function sampleCpuBusy(): { stop: (from: number, to: number) => CpuBusy |
         saturatedSeconds: inside.filter((s) => s.busy >= SATURATED).reduce((sum, s) => sum + s.seconds, 0),
       };
     },
+    stop: () => clearInterval(timer),
   };
 }
