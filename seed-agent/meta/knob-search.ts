@@ -5,6 +5,7 @@
  * push effort knobs down). Deterministic for ctx.random.
  */
 import type { ImproveContext, ImproveRequest } from "@evolve/contract";
+import { posix } from "node:path";
 import { Project, type SourceFile } from "ts-morph";
 import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
 import { hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
@@ -99,6 +100,26 @@ function pickWeighted<T>(items: readonly T[], weight: (item: T) => number, rando
   return items[items.length - 1];
 }
 
+/**
+ * The files `start` imports, directly or through others, by relative specifiers (`./x.js` is
+ * the tree's `x.ts`), `start` included.
+ */
+function importClosure(start: string, sourceOf: (path: string) => SourceFile | undefined): Set<string> {
+  const seen = new Set<string>();
+  const pending = [start];
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    const sf = sourceOf(path);
+    if (seen.has(path) || sf === undefined) continue;
+    seen.add(path);
+    const specifiers = [...sf.getImportDeclarations(), ...sf.getExportDeclarations()].map((d) => d.getModuleSpecifierValue());
+    for (const spec of specifiers) {
+      if (spec === undefined || !spec.startsWith(".")) continue;
+      pending.push(posix.join(posix.dirname(path), spec).replace(/\.js$/, ".ts"));
+    }
+  }
+  return seen;
+}
+
 /** The solver file of the task being evolved: `task/<name>.ts`, else a task file naming it. */
 function taskFileOf(task: string, paths: readonly string[]): string | null {
   const exact = `task/${task}.ts`;
@@ -144,6 +165,8 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
 
   const hintOf = (knob: Knob): Hint => {
     const hint = hintFor(history.get(`${knob.file}|${knob.name}`), steps);
+    // A flag whose last move raised the score has no move left but undoing it: never picked.
+    if (knob.spec.kind === "flag" && hint.avoid !== null && hint.avoid !== knob.text) return { ...hint, weight: 0 };
     const effort = knob.spec.kind === "range" && knob.spec.int && EFFORT.test(knob.name) && !NOT_EFFORT.test(knob.name);
     if (!effort || hint.direction !== 0) return hint;
     // Without a credited move, more effort is the usual bet, unless instances ran out of time.
@@ -155,6 +178,11 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
   const knobsIn = (p: string, sf: SourceFile): Knob[] => (scope === undefined ? knobsOf(p, sf) : annotatedKnobs(p, sf));
   const taskFile = scope === undefined ? taskFileOf(request.task.name, paths) : null;
   const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return inScope(p) && sf !== undefined && knobsIn(p, sf).length > 0; });
+  // With the task's solver known, the other task/ files with knobs are other tasks' solvers:
+  // a move there cannot change this task's score, so a draft spent on one is a container lost.
+  // Files the solver imports stay, and so does everything outside task/.
+  const solverClosure = taskFile === null ? null : importClosure(taskFile, sourceOf);
+  const searchable = withKnobs.filter((p) => solverClosure === null || !p.startsWith("task/") || solverClosure.has(p));
   const checking = (options.typeCheck ?? search.typeCheck) && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
   const baselines = new Map<string, Set<string>>();
   // Diagnostics of a file as the parent left it: an edit may not add to them.
@@ -170,8 +198,11 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
       return !triedBefore.has(key) && exclude?.has(key) !== true;
     };
     const plan: string[] = [];
+    // Our own search parameters are not among the others: they change how later generations
+    // search, never this tree's score, so alone they make a draft that cannot win. They come
+    // as an extra edit (selfEditRate) or as the last fallback.
+    const others = searchable.filter((p) => p !== taskFile && p !== SELF);
     for (let i = 0; i < search.editsPerGeneration; i++) {
-      const others = withKnobs.filter((p) => p !== taskFile);
       const useTask = taskFile !== null && withKnobs.includes(taskFile) && (random() < search.taskFileBias || others.length === 0);
       const file = useTask ? taskFile : others[Math.floor(random() * others.length)];
       if (file !== undefined && file !== null) plan.push(file);
@@ -217,8 +248,8 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
       if (sf !== undefined && knob !== undefined && apply(m.file, sf, knob, m.to)) return moves;
     }
     for (const path of plan) editOnce(path);
-    // Never an empty proposal: fall back to our own search parameters, then to any knob.
-    if (moves.length === 0) for (const path of [SELF, ...withKnobs].filter(inScope)) if (editOnce(path)) break;
+    // Never an empty proposal: fall back to any knob that can change the score, then to our own search parameters.
+    if (moves.length === 0) for (const path of [...searchable.filter((p) => p !== SELF), SELF].filter(inScope)) if (editOnce(path)) break;
     return moves;
   };
 

@@ -25,6 +25,12 @@ export interface Hint {
   weight: number;
   /** For choices and flags: the value to go back to after a move that hurt. */
   revertTo: string | null;
+  /**
+   * For choices and flags: the value a move that raised the score left, never gone back to
+   * (for a flag, flipping it again would only undo the gain; "keep moving that way" has no
+   * meaning there).
+   */
+  avoid: string | null;
 }
 
 export interface StepParams {
@@ -46,6 +52,12 @@ export const DRAFTS_MARK = " | drafts: ";
 export function keptPart(summary: string): string {
   const at = summary.indexOf(DRAFTS_MARK);
   return at < 0 ? summary : summary.slice(0, at);
+}
+
+/** The part of a summary that lists drafts not kept (from DRAFTS_MARK on; empty without one). */
+export function draftsPart(summary: string): string {
+  const at = summary.indexOf(DRAFTS_MARK);
+  return at < 0 ? "" : summary.slice(at);
 }
 
 /** `name from→to (file); …` for a list of moves. */
@@ -74,17 +86,17 @@ export function knobHistory(lineage: readonly LineageStep[], memory: number): Ma
 
 /** How to move a knob given its latest credited move (none: explore either way). */
 export function hintFor(entry: { move: Move; delta: number } | undefined, p: StepParams): Hint {
-  if (!entry) return { direction: 0, stepMul: 1, weight: 1, revertTo: null };
+  if (!entry) return { direction: 0, stepMul: 1, weight: 1, revertTo: null, avoid: null };
   const from = Number(entry.move.from);
   const to = Number(entry.move.to);
   const moved: 1 | -1 | 0 = Number.isFinite(from) && Number.isFinite(to) && from !== to ? (to > from ? 1 : -1) : 0;
-  if (entry.delta > 0) return { direction: moved, stepMul: p.momentum, weight: 4, revertTo: null };
+  if (entry.delta > 0) return { direction: moved, stepMul: p.momentum, weight: 4, revertTo: null, avoid: entry.move.from };
   if (entry.delta < 0) {
     const back: 1 | -1 | 0 = moved === 0 ? 0 : moved === 1 ? -1 : 1;
-    return { direction: back, stepMul: p.retreat, weight: 2, revertTo: entry.move.from };
+    return { direction: back, stepMul: p.retreat, weight: 2, revertTo: entry.move.from, avoid: null };
   }
   // A move that changed nothing: this knob matters little here, or the step was too small.
-  return { direction: 0, stepMul: p.momentum, weight: 0.5, revertTo: null };
+  return { direction: 0, stepMul: p.momentum, weight: 0.5, revertTo: null, avoid: null };
 }
 
 function formatNumber(value: number, int: boolean): string {
@@ -95,10 +107,12 @@ function formatNumber(value: number, int: boolean): string {
 export function mutate(knob: Knob, hint: Hint, p: StepParams, random: () => number): string | null {
   const spec = knob.spec;
   switch (spec.kind) {
-    case "flag":
-      return knob.text === "true" ? "false" : "true";
+    case "flag": {
+      const flipped = knob.text === "true" ? "false" : "true";
+      return flipped === hint.avoid ? null : flipped;
+    }
     case "choices": {
-      const others = spec.options.filter((o) => o !== knob.text);
+      const others = spec.options.filter((o) => o !== knob.text && o !== hint.avoid);
       if (hint.revertTo !== null && others.includes(hint.revertTo)) return hint.revertTo;
       return others[Math.floor(random() * others.length)] ?? null;
     }

@@ -23,16 +23,16 @@ export const search = {
   typeCheck: true,
   /** Moves the offline strategy tests with ctx.evaluate before it keeps the best (capped by the budget; 0: one untested move). */
   innerSteps: 3, // evolve:range 0..6 int
+  // The LLM's settings carry no annotation: the offline strategy cannot measure them (it runs
+  // without a model), so it should not spend its moves on them. An LLM may rewrite them.
   /** LLM: how many times a failed SEARCH block is sent back to the model. */
-  llmRetries: 2, // evolve:range 0..4 int
+  llmRetries: 2,
   /** LLM: characters of source and feedback the prompt may carry. */
-  promptCharCap: 24000, // evolve:range 4000..60000 int
+  promptCharCap: 24000,
   /** LLM: sampling temperature. */
-  temperature: 0.7, // evolve:range 0..1.2
+  temperature: 0.7,
   /** LLM: tokens the model may answer with. */
-  maxTokens: 4000, // evolve:range 500..8000 int
-  // The tool loop's settings carry no annotation: the offline strategy cannot measure them
-  // (it runs without a model), so it should not spend its moves on them. An LLM may rewrite them.
+  maxTokens: 4000,
   /** LLM: "tools" runs the tool loop (tool-loop.ts); "text" asks for SEARCH/REPLACE blocks (llm.ts). The loop falls back to text by itself when the endpoint refuses tools. */
   llmMode: "tools" as "tools" | "text",
   /** LLM tool loop: model turns at most (each may call several tools). */

@@ -6,7 +6,7 @@
  * --attempts 0) excludes and prefers nothing.
  */
 import type { ImproveRequest } from "@evolve/contract";
-import { DRAFTS_MARK, keptPart, parseMoves, type Move } from "./moves.js";
+import { draftsPart, keptPart, parseMoves, type Move } from "./moves.js";
 
 /** One move as a key: the same knob of the same file set to the same value. */
 export function moveKey(move: Pick<Move, "file" | "name" | "to">): string {
@@ -16,7 +16,8 @@ export function moveKey(move: Pick<Move, "file" | "name" | "to">): string {
 /**
  * The keys of every move a sibling (a child of the same parent) already tried; of every move
  * tried from the grandparent that did not raise the score there (the parent is the grandparent
- * plus one change, so it most likely does not help here either); and of the move that would
+ * plus one change, so it most likely does not help here either), the parent's own drafts
+ * included; and of the move that would
  * undo the parent's own change when that change was a single move (the tree would be the
  * grandparent's, which the archive already has).
  */
@@ -24,16 +25,18 @@ export function triedFromParent(request: ImproveRequest): Set<string> {
   const keys = new Set<string>();
   // A run that shows no attempts gets the search as it was before them.
   if (request.attempts === undefined) return keys;
-  const own = parseMoves(keptPart(request.lineage.at(-1)?.summary ?? ""));
+  const parentSummary = request.lineage.at(-1)?.summary ?? "";
+  const own = parseMoves(keptPart(parentSummary));
   if (own.length === 1 && own[0] !== undefined) keys.add(moveKey({ ...own[0], to: own[0].from }));
+  // The parent's own drafts it did not keep: tried from the grandparent (or from its own tree,
+  // after a kept draft) without winning there, as a parent's sibling's drafts are.
+  for (const move of parseMoves(draftsPart(parentSummary))) keys.add(moveKey(move));
   for (const attempt of request.attempts ?? []) {
     if (attempt.relation === "sibling") for (const move of parseMoves(attempt.summary)) keys.add(moveKey(move));
     if (attempt.relation !== "parent_sibling") continue;
     // From the grandparent: the drafts did not win there, nor the kept moves unless they raised the score.
     const helped = attempt.outcome.kind === "valid" && (attempt.outcome.delta ?? 0) > 0;
-    const at = attempt.summary.indexOf(DRAFTS_MARK);
-    const drafts = at < 0 ? "" : attempt.summary.slice(at);
-    for (const move of parseMoves(helped ? drafts : attempt.summary)) keys.add(moveKey(move));
+    for (const move of parseMoves(helped ? draftsPart(attempt.summary) : attempt.summary)) keys.add(moveKey(move));
   }
   return keys;
 }
