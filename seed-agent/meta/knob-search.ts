@@ -157,7 +157,7 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
   const paths = [...originals.keys()];
   const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
   const history = knobHistory(request.lineage, search.memory);
-  const triedBefore = triedFromParent(request);
+  const triedBefore = triedFromParent(request, search.memory);
   const preferred = helpedNearby(request);
   const text = [request.feedback.stderr, ...request.feedback.instances.map((i) => i.feedback)].join("\n");
   const timeoutPressure = /time ?out|timed out|deadline|time limit/i.test(text);

@@ -16,21 +16,23 @@ export function moveKey(move: Pick<Move, "file" | "name" | "to">): string {
 /**
  * The keys of every move a sibling (a child of the same parent) already tried; of every move
  * tried from the grandparent that did not raise the score there (the parent is the grandparent
- * plus one change, so it most likely does not help here either), the parent's own drafts
- * included; and of the move that would
- * undo the parent's own change when that change was a single move (the tree would be the
+ * plus one change, so it most likely does not help here either); of every draft an ancestor
+ * within `memory` steps tried and did not keep (it did not win from the tree it was drafted
+ * from, one or a few changes away from this one); and of the move that would undo the
+ * parent's own change when that change was a single move (the tree would be the
  * grandparent's, which the archive already has).
  */
-export function triedFromParent(request: ImproveRequest): Set<string> {
+export function triedFromParent(request: ImproveRequest, memory = Infinity): Set<string> {
   const keys = new Set<string>();
   // A run that shows no attempts gets the search as it was before them.
   if (request.attempts === undefined) return keys;
-  const parentSummary = request.lineage.at(-1)?.summary ?? "";
-  const own = parseMoves(keptPart(parentSummary));
+  const own = parseMoves(keptPart(request.lineage.at(-1)?.summary ?? ""));
   if (own.length === 1 && own[0] !== undefined) keys.add(moveKey({ ...own[0], to: own[0].from }));
-  // The parent's own drafts it did not keep: tried from the grandparent (or from its own tree,
-  // after a kept draft) without winning there, as a parent's sibling's drafts are.
-  for (const move of parseMoves(draftsPart(parentSummary))) keys.add(moveKey(move));
+  // The root's summary names no draft; a lineage step's drafts that it kept are its moves.
+  for (const step of request.lineage.slice(1).slice(-memory)) {
+    const kept = new Set(parseMoves(keptPart(step.summary)).map(moveKey));
+    for (const move of parseMoves(draftsPart(step.summary))) if (!kept.has(moveKey(move))) keys.add(moveKey(move));
+  }
   for (const attempt of request.attempts ?? []) {
     if (attempt.relation === "sibling") for (const move of parseMoves(attempt.summary)) keys.add(moveKey(move));
     if (attempt.relation !== "parent_sibling") continue;

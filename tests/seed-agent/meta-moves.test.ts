@@ -81,7 +81,7 @@ describe("the offline search's moves", () => {
     expect(all.some((moves) => moves.some((m) => m.file === "meta/search-params.ts"))).toBe(true);
   }, 60_000);
 
-  it("reads the parent's own drafts it did not keep as tried, when the request lists attempts", () => {
+  it("reads the drafts its ancestors did not keep as tried, when the request lists attempts", () => {
     const kept = "params.checkLabels false→true (task/email-validation.ts)";
     const drafts = ["params.asciiOnly false→true (task/email-validation.ts)", "params.maxLength 320→290 (task/email-validation.ts)"];
     const parent = { id: "g0003", score: 0.9, summary: `offline: ${kept}; inner loop kept it: 0.8 -> 0.9 (3 drafts) | drafts: ${drafts[0]} = 0.8000; ${kept} = 0.9000; ${drafts[1]} = 0.9000` };
@@ -91,6 +91,10 @@ describe("the offline search's moves", () => {
     // The undo of the parent's single kept move is tried too; a move never drafted is not.
     expect(tried.has(moveKey({ file: "task/email-validation.ts", name: "params.checkLabels", to: "false" }))).toBe(true);
     expect(tried.has(moveKey({ file: "task/email-validation.ts", name: "params.allowQuoted", to: "true" }))).toBe(false);
+    // An older ancestor's unkept drafts too, within the lineage's memory.
+    const grandchild = { lineage: [{ id: "g0000", score: 0.8, summary: "seed" }, parent, { id: "g0007", score: 0.95, summary: "offline: params.allowQuoted false→true (task/email-validation.ts)" }], attempts: [] } as unknown as ImproveRequest;
+    expect(triedFromParent(grandchild).has(moveKey(parseMoves(drafts[0]!)[0]!))).toBe(true);
+    expect(triedFromParent(grandchild, 1).has(moveKey(parseMoves(drafts[0]!)[0]!))).toBe(false);
     // A run without attempts (--attempts 0) searches as before them.
     expect(triedFromParent(request(undefined)).size).toBe(0);
   });
