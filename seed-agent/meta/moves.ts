@@ -54,7 +54,7 @@ export function keptPart(summary: string): string {
   return at < 0 ? summary : summary.slice(0, at);
 }
 
-/** The part of a summary that lists drafts not kept (from DRAFTS_MARK on; empty without one). */
+/** The part of a summary that lists its drafts, kept ones included (from DRAFTS_MARK on; empty without one). */
 export function draftsPart(summary: string): string {
   const at = summary.indexOf(DRAFTS_MARK);
   return at < 0 ? "" : summary.slice(at);
