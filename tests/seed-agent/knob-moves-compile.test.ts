@@ -7,10 +7,10 @@
  * offline bench does.
  */
 import { describe, expect, it } from "vitest";
-import type { ImproveContext, ImproveRequest } from "@evolve/contract";
 import { readOwnTree } from "../../harness/src/archive/index.js";
 import { openKnobSearch } from "../../seed-agent/meta/knob-search.js";
 import { SEED_DIR } from "./agent-tree.js";
+import { searchRequest, treeContext } from "./improve-request.js";
 
 const PROPOSALS = 25;
 const seedTree = readOwnTree(SEED_DIR);
@@ -18,14 +18,7 @@ const seedTree = readOwnTree(SEED_DIR);
 /** The first PROPOSALS proposals from the seed's tree for `task`, each from the parent's tree. */
 async function proposals(task: string, typeCheck: boolean): Promise<string[]> {
   const tree = await seedTree;
-  let state = 7;
-  const ctx = {
-    random: () => (state = (state * 16807) % 2147483647) / 2147483647,
-    files: { list: async () => [...tree.keys()], read: async (path: string) => tree.get(path) ?? "" },
-    log: () => undefined,
-  } as unknown as ImproveContext;
-  const request = { task: { name: task }, lineage: [], attempts: [], feedback: { stderr: "", instances: [] }, budget: { deadline: Date.now() + 3_600_000, evaluations: 3 } } as unknown as ImproveRequest;
-  const knobs = await openKnobSearch(request, ctx, { typeCheck });
+  const knobs = await openKnobSearch(searchRequest(task), treeContext(tree, 7), { typeCheck });
   expect(knobs.checking).toBe(typeCheck);
   const out: string[] = [];
   for (let i = 0; i < PROPOSALS; i++) {

@@ -5,13 +5,14 @@
  * (this repository's, not a model's) is run on the host here, as knob-moves-compile.test.ts does.
  */
 import { describe, expect, it } from "vitest";
-import type { ImproveContext, ImproveRequest, LineageStep } from "@evolve/contract";
+import type { ImproveRequest, LineageStep } from "@evolve/contract";
 import { readOwnTree } from "../../harness/src/archive/index.js";
 import { openKnobSearch } from "../../seed-agent/meta/knob-search.js";
 import type { Knob } from "../../seed-agent/meta/knobs.js";
 import { hintFor, mutate, parseMoves, type Move } from "../../seed-agent/meta/moves.js";
 import { moveKey, triedFromParent } from "../../seed-agent/meta/tried.js";
 import { SEED_DIR } from "./agent-tree.js";
+import { searchRequest, treeContext } from "./improve-request.js";
 
 const STEPS = { stepScale: 0.1, momentum: 1.5, retreat: 0.5 };
 const seedTree = readOwnTree(SEED_DIR);
@@ -24,14 +25,7 @@ function knob(spec: Knob["spec"], text: string): Knob {
 async function proposals(task: string, count: number, lineage: LineageStep[] = [], edit: (tree: Map<string, string>) => void = () => undefined): Promise<Move[][]> {
   const tree = new Map(await seedTree);
   edit(tree);
-  let state = 11;
-  const ctx = {
-    random: () => (state = (state * 16807) % 2147483647) / 2147483647,
-    files: { list: async () => [...tree.keys()], read: async (path: string) => tree.get(path) ?? "" },
-    log: () => undefined,
-  } as unknown as ImproveContext;
-  const request = { task: { name: task }, lineage, attempts: [], feedback: { stderr: "", instances: [] }, budget: { deadline: Date.now() + 3_600_000, evaluations: 3 } } as unknown as ImproveRequest;
-  const knobs = await openKnobSearch(request, ctx, { typeCheck: false });
+  const knobs = await openKnobSearch(searchRequest(task, lineage), treeContext(tree, 11), { typeCheck: false });
   const out: Move[][] = [];
   for (let i = 0; i < count; i++) {
     knobs.restore(knobs.originals);
