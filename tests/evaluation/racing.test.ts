@@ -9,9 +9,9 @@
 import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { evaluateCandidate, evaluateImported, type Task } from "../../harness/src/evaluation/index.js";
+import { evaluateCandidate, evaluateImported, raceOrder, type Task } from "../../harness/src/evaluation/index.js";
 import { countingEngine, importGateOf, scoresOf } from "../../harness/src/evolution/index.js";
-import { visibleComplete } from "../../harness/src/results/index.js";
+import { visibleComplete, type EvaluationResult } from "../../harness/src/results/index.js";
 import { testEngine } from "../support/test-engine.js";
 import { writeBuild } from "./emit-seed.js";
 
@@ -129,5 +129,42 @@ describe("racing evaluation", () => {
     });
     expect(result.race).toMatchObject({ stop: "below_bar", target: 0.6 });
     expect(result.coverage).toEqual({ evaluated: 2, of: 4 });
+  });
+
+  it("reads a child's race off a whole run of the same build in race order, with no visible container; one that would stop is raced afresh", async () => {
+    const { engine, image, session } = await testEngine();
+    const scores = Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? 0.5 : 1));
+    const t = task(scores);
+    const base = { image, task: t, buildDir: build, labels: { session, phase: "test" }, seed: 3 };
+    // The draft's run: every visible instance, in the race's order, in one session.
+    const drafted = countingEngine(engine);
+    const whole = await evaluateCandidate({ ...base, engine: drafted.engine, subset: raceOrder(t.visible, 2, 3) });
+    expect(drafted.started()).toBe(1);
+    const run = { result: whole.stages[0]!, computeMs: whole.computeMs };
+    const strip = (r: EvaluationResult) => ({ ...r, durationMs: 0, computeMs: 0, visibleFromDraft: undefined, stages: r.stages.map((st) => ({ ...st, durationMs: 0, stderr: "", instances: st.instances.map((i) => ({ ...i, durationMs: 0 })) })) });
+
+    const raceAgainst = async (parentScore: number, visibleDone?: { run: typeof run; call: number }) => {
+      const counted = countingEngine(engine);
+      const result = await evaluateCandidate({ ...base, engine: counted.engine, heldout: true, heldoutUnless: (v) => (v.complete ? null : "its visible evaluation stopped early"), race: { settings: RACE, parentScore }, ...(visibleDone === undefined ? {} : { visibleDone }) });
+      return { result, containers: counted.started() };
+    };
+    const read = await raceAgainst(0.8, { run, call: 2 });
+    const fresh = await raceAgainst(0.8);
+    expect(read.result.visibleFromDraft).toBe(2);
+    expect(read.containers).toBe(1);
+    expect(fresh.containers).toBe(2);
+    expect(read.result.race?.stop).toBe("complete");
+    expect(strip(read.result)).toEqual(strip(fresh.result));
+
+    // Against a parent it cannot reach the race would stop early: a stopped race is one the child ran.
+    const stopped = await raceAgainst(0.99, { run, call: 2 });
+    expect(stopped.result.visibleFromDraft).toBeUndefined();
+    expect(stopped.result.race?.stop).toBe("below_parent");
+    expect(stopped.containers).toBe(1);
+    // A run in another order (a listed subset as the agent gave it) is never read off.
+    const listed = await evaluateCandidate({ ...base, engine, subset: t.visible });
+    const other = await raceAgainst(0.8, { run: { result: listed.stages[0]!, computeMs: listed.computeMs }, call: 3 });
+    expect(other.result.visibleFromDraft).toBeUndefined();
+    expect(other.containers).toBe(2);
   });
 });

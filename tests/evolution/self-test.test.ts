@@ -29,7 +29,7 @@ beforeAll(async () => {
   env = await memoryEngine();
   out = await mkdtemp(join(tmpdir(), "evolve-self-test-"));
   summary = await startRun(
-    { task: TASK, agent: AGENT, generations: 1, workers: 1, seed: 3, out, runId: RUN_ID, evaluations: 3, improveTimeoutMs: 120_000 },
+    { task: TASK, agent: AGENT, generations: 1, workers: 1, seed: 3, out, runId: RUN_ID, evaluations: 3, improveTimeoutMs: 180_000 },
     { sink: memorySink(), signal: new AbortController().signal, env: {}, engine: env.engine, session: env.session },
   );
   const { generations, problems } = await readConsistentRun(join(out, RUN_ID));
@@ -67,9 +67,9 @@ describe("ctx.evaluate", () => {
 
   it("counts the calls, their containers and their time, and never runs the held-out split", () => {
     const [right, wrong, broken, past] = calls as [EvaluateTranscriptEntry, EvaluateTranscriptEntry, EvaluateTranscriptEntry, EvaluateTranscriptEntry];
-    // The whole visible split: a session per stage (stage 1, the rest), the import check in
-    // stage 1's container (it loads the whole agent first); stage 1 alone: one container.
-    expect(right.containers).toBe(2);
+    // The whole visible split runs as a race runs it, in one session, the import check in it
+    // (it loads the whole agent first); stage 1 alone: one container too.
+    expect(right.containers).toBe(1);
     expect(wrong.containers).toBe(1);
     // A draft that does not compile never reaches a container.
     expect(broken.containers).toBe(0);
@@ -82,9 +82,21 @@ describe("ctx.evaluate", () => {
       expect(c.durationMs).toBeGreaterThanOrEqual((c.timings.checks ?? 0) + (c.timings.evaluate ?? 0));
     }
     expect(right.snapshotHash).not.toBe(wrong.snapshotHash);
-    expect(child.evaluateCalls).toEqual({ calls: 4, counted: 3, containers: 3, durationMs: expect.any(Number) });
+    expect(child.evaluateCalls).toEqual({ calls: 4, counted: 3, containers: 2, durationMs: expect.any(Number) });
     expect(child.evaluateCalls?.durationMs).toBeGreaterThanOrEqual(calls.reduce((s, c) => s + c.durationMs, 0) - 1);
     expect(JSON.stringify(calls)).not.toContain("heldout-sec-1");
+  });
+
+  // The meta agent's deadline (the improve timeout less 15 s) leaves the drafts the task's whole
+  // evaluation limit (120 s): a draft cut short by the deadline would not be read off.
+  it("reads the child's race off its first draft, whose tree it submitted: the same scores, no visible container of its own", () => {
+    expect(child.snapshotHash).toBe(calls[0]?.snapshotHash);
+    expect(child.evaluation?.visibleFromDraft).toBe(1);
+    expect(child.evaluation?.race?.stop).toBe("complete");
+    expect(child.scores.visible).toBe(1);
+    expect(child.evaluation?.stages.flatMap((s) => s.instances.filter((i) => i.split === "visible").map((i) => [i.id, i.score])).sort()).toEqual([["after-1", 1], ["after-2", 1]]);
+    // The held-out split still runs, in a container of its own.
+    expect(child.scores.heldout).not.toBeNull();
   });
 
   it("records the count in run.json", async () => {

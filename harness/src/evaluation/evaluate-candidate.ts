@@ -11,8 +11,8 @@ import { EvolveError } from "../kernel/index.js";
 import { EvaluationResult, type EvaluationStage, type StageResult } from "../results/index.js";
 import type { Task } from "./load-task.js";
 import type { TaskInstance } from "./grader.js";
-import { runStage, type StageEnv, type StageSession } from "./run-stage.js";
-import { raceVisible, type RaceOptions, type VisiblePart } from "./race-visible.js";
+import { runStage, type StageEnv, type StageRun, type StageSession } from "./run-stage.js";
+import { raceOver, raceVisible, type RaceOptions, type VisiblePart } from "./race-visible.js";
 import { createCodeTester } from "./code-tests.js";
 
 /** Which visible stages run: "staged" obeys the threshold; "full" always runs both; "stage1" stops after it. */
@@ -56,6 +56,12 @@ export interface EvaluateOptions {
   onLlm?: AgentContainerOptions["onLlm"];
   /** The phase label of the graders' code-test containers (default "grade-exec"; a ctx.evaluate draft's: "draft-grade-exec"). */
   execPhase?: string;
+  /**
+   * With `race`: a whole run of this build's visible split in race order, on the same seed and
+   * limits (a ctx.evaluate draft of the same tree, draft-run.ts), and that call's number. The
+   * race is read off it (raceOver) instead of run, unless the race would have stopped early.
+   */
+  visibleDone?: { run: StageRun; call: number };
   /**
    * A session already open for the first visible stage (evaluate-imported.ts opens it with the
    * import check): used once, as that stage's first session, and never for the held-out split.
@@ -107,10 +113,13 @@ async function evaluateWith(opts: EvaluateOptions, open: StageEnv["open"]): Prom
   const started = Date.now();
   const { manifest } = opts.task;
   const env = stageEnvOf(opts, open);
+  const done = opts.race === undefined || opts.visibleDone === undefined ? null : raceOver(opts.visibleDone.run, opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, opts.seed, opts.race);
   const visible =
-    opts.race !== undefined && opts.subset === undefined
-      ? await raceVisible(opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, env(), opts.race)
-      : await stagedVisible(opts, env());
+    done !== null
+      ? done
+      : opts.race !== undefined && opts.subset === undefined
+        ? await raceVisible(opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, env(), opts.race)
+        : await stagedVisible(opts, env());
   const stages: StageResult[] = [...visible.stages];
   const visibleScores = stages.flatMap((s) => s.instances.map((i) => i.score));
   const visibleScore = visibleScores.length === 0 ? null : visibleScores.reduce((a, b) => a + b, 0) / visibleScores.length;
@@ -127,6 +136,7 @@ async function evaluateWith(opts: EvaluateOptions, open: StageEnv["open"]): Prom
     coverage: visible.coverage,
     ...(visible.race === undefined ? {} : { race: visible.race }),
     ...(heldout?.skipped === undefined ? {} : { heldoutSkipped: heldout.skipped }),
+    ...(done === null || opts.visibleDone === undefined ? {} : { visibleFromDraft: opts.visibleDone.call }),
   });
 }
 

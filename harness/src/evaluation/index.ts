@@ -19,10 +19,10 @@ export { defineOracle, ORACLE_LIMITS, type Judgement, type Oracle } from "./orac
 export { checkOracleShape, type OracleShape } from "./oracle-shape.js";
 export { evaluateCandidate, type EvaluateOptions, type VisiblePolicy } from "./evaluate-candidate.js";
 export { evaluateImported, type ImportedEvaluation, type ImportGate } from "./evaluate-imported.js";
-export { repeatSeed } from "./run-stage.js";
+export { repeatSeed, type StageRun } from "./run-stage.js";
 export { recordEpisode, type EpisodeRecorder } from "./episode-recorder.js";
 export { raceCheckpoints, raceUpperBound, seededOrder, type RaceTally } from "./race-bound.js";
-export type { RaceOptions } from "./race-visible.js";
+export { raceOrder, type RaceOptions } from "./race-visible.js";
 export { CodeTest, CodeTestRequest, createCodeTester, MAX_SOURCE_BYTES, NO_CODE_TESTS, showValue } from "./code-tests.js";
 export type { CodeTestEnv, CodeTestReport, RunTests, TestVerdict } from "./code-tests.js";
 export { Comparison, valuesMatch } from "./compare-values.js";

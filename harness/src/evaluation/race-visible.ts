@@ -9,7 +9,7 @@
 import type { InstanceResult, RaceRecord, RaceSettings, RaceStop, StageResult } from "../results/index.js";
 import type { TaskInstance } from "./grader.js";
 import { raceCheckpoints, raceUpperBound, seededOrder } from "./race-bound.js";
-import { runStage, type StageEnv } from "./run-stage.js";
+import { runStage, type StageEnv, type StageRun } from "./run-stage.js";
 
 /** What a race is run against. */
 export interface RaceOptions {
@@ -36,40 +36,65 @@ function targetOf(parentScore: number | null, threshold: number): { target: numb
   return { target: threshold, stop: "below_bar" };
 }
 
-/** Races `visible` (stage 1 first, `stage1Size` of them); the stages come back as stage1 and visible, like a staged run's. */
-export async function raceVisible(visible: readonly TaskInstance[], stage1Size: number, threshold: number, env: StageEnv, options: RaceOptions): Promise<VisiblePart> {
-  const first = visible.slice(0, stage1Size);
-  const rest = seededOrder(visible.slice(stage1Size), env.seed);
-  const points = new Set(raceCheckpoints(first.length, rest.length));
+/** The order a race runs the visible split in: stage 1 (the first `stage1Size`), then the rest in the run's seeded order. */
+export function raceOrder<T extends { id: string }>(visible: readonly T[], stage1Size: number, seed: number): T[] {
+  return [...visible.slice(0, stage1Size), ...seededOrder(visible.slice(stage1Size), seed)];
+}
+
+/** The race's stop rule over the results so far (runStage's `stopAfter`), and the record it leaves. */
+function raceRule(first: number, restSize: number, threshold: number, options: RaceOptions): { stopAfter: (results: readonly InstanceResult[]) => boolean; record: () => RaceRecord } {
+  const points = new Set(raceCheckpoints(first, restSize));
   const checks = Math.max(1, points.size - 1);
   const { target, stop } = targetOf(options.parentScore, threshold);
   let upper: number | null = null;
   let stopped: RaceStop = "complete";
-
   const stopAfter = (results: readonly InstanceResult[]): boolean => {
-    const seen = results.length - first.length;
-    if (seen < 0 || seen >= rest.length || !points.has(seen)) return false;
-    const head = results.slice(0, first.length);
-    const tally = { stage1Sum: sum(head), stage1Count: head.length, restSum: sum(results.slice(first.length)), restSeen: seen, restSize: rest.length };
+    const seen = results.length - first;
+    if (seen < 0 || seen >= restSize || !points.has(seen)) return false;
+    const head = results.slice(0, first);
+    const tally = { stage1Sum: sum(head), stage1Count: head.length, restSum: sum(results.slice(first)), restSeen: seen, restSize };
     upper = raceUpperBound(tally, options.settings.delta, checks);
     if (upper >= target) return false;
     stopped = stop;
     return true;
   };
+  return { stopAfter, record: () => ({ stop: stopped, target, upper, confidence: 1 - options.settings.delta }) };
+}
 
-  const run = await runStage("visible", "visible", [...first, ...rest], env, stopAfter);
+/** One session's run of the race, as stage1 and visible like a staged run's. */
+function racePart(run: StageRun, first: number, of: number, threshold: number, race: RaceRecord): VisiblePart {
   const all = run.result.instances;
-  const head = all.slice(0, first.length);
-  const tail = all.slice(first.length);
+  const head = all.slice(0, first);
+  const tail = all.slice(first);
   const headMs = head.reduce((s, r) => s + r.durationMs, 0);
   // One session served both stages: its stderr goes with the last stage that ran.
   const stages: StageResult[] = [{ stage: "stage1", instances: head, score: mean(head), durationMs: headMs, stderr: tail.length === 0 ? run.result.stderr : "" }];
   if (tail.length > 0) stages.push({ stage: "visible", instances: tail, score: mean(tail), durationMs: Math.max(0, run.result.durationMs - headMs), stderr: run.result.stderr });
-  return {
-    stages,
-    computeMs: run.computeMs,
-    passedStage1: mean(head) >= threshold,
-    coverage: { evaluated: all.length, of: visible.length },
-    race: { stop: stopped, target, upper, confidence: 1 - options.settings.delta },
-  };
+  return { stages, computeMs: run.computeMs, passedStage1: mean(head) >= threshold, coverage: { evaluated: all.length, of }, race };
+}
+
+/** Races `visible` (stage 1 first, `stage1Size` of them); the stages come back as stage1 and visible, like a staged run's. */
+export async function raceVisible(visible: readonly TaskInstance[], stage1Size: number, threshold: number, env: StageEnv, options: RaceOptions): Promise<VisiblePart> {
+  const ordered = raceOrder(visible, stage1Size, env.seed);
+  const first = Math.min(stage1Size, visible.length);
+  const rule = raceRule(first, visible.length - first, threshold, options);
+  const run = await runStage("visible", "visible", ordered, env, rule.stopAfter);
+  return racePart(run, first, visible.length, threshold, rule.record());
+}
+
+/**
+ * The race a child would have run, read off a whole run of its visible split in race order (a
+ * ctx.evaluate draft of the same tree, on the same seed and limits: draft-run.ts): the rule
+ * checked at each of the race's checkpoints over the same results. Null when the race would
+ * have stopped early (the child is then raced afresh: a stopped race's record must be one the
+ * child ran) or when `whole` is not the whole split in race order.
+ */
+export function raceOver(whole: StageRun, visible: readonly TaskInstance[], stage1Size: number, threshold: number, seed: number, options: RaceOptions): VisiblePart | null {
+  const ordered = raceOrder(visible, stage1Size, seed);
+  const results = whole.result.instances;
+  if (results.length !== ordered.length || results.some((r, i) => r.id !== ordered[i]?.id)) return null;
+  const first = Math.min(stage1Size, visible.length);
+  const rule = raceRule(first, visible.length - first, threshold, options);
+  for (let n = 1; n <= results.length; n++) if (rule.stopAfter(results.slice(0, n))) return null;
+  return racePart(whole, first, visible.length, threshold, rule.record());
 }

@@ -71,6 +71,12 @@ export const EvaluationResult = z.object({
   race: RaceRecord.optional(),
   /** Present when a valid child's held-out split was not scored: why (the run's held-out rule). */
   heldoutSkipped: z.string().max(300).optional(),
+  /**
+   * Present when the visible split's results are those of the meta agent's ctx.evaluate call
+   * with this number, on the same tree, seed and limits, in race order: the race was read off
+   * them, with no container of its own (evaluate-candidate.ts, raceOver).
+   */
+  visibleFromDraft: z.number().int().positive().optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
 

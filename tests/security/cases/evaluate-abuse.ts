@@ -3,7 +3,8 @@
  * generation): malformed requests, unknown and held-out ids, huge lists, duplicates, six
  * calls at once and a loop of 300. Every call must get a refusal value (never a rejection,
  * never a crash), only the count runs, held-out instances never run nor show, a held-out id
- * is refused in the same words as an unknown one, and the transcript stays bounded.
+ * is refused in the same words as an unknown one, the transcript stays bounded, and the child
+ * of a tree no draft evaluated is scored on its own answers, never on a draft's.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -32,7 +33,9 @@ export async function evaluateAbuse(c: CaseContext): Promise<CaseVerdict> {
   try {
     const started = Date.now();
     const summary = await startRun(
-      { task: TASK, agent: AGENT, generations: 1, workers: 1, seed: 9, out, runId, runtime: c.runtime, evaluations: 2, improveTimeoutMs: 120_000 },
+      // The default improve timeout: the drafts then get the task's whole evaluation limit, so
+      // only the tree's hash stands between a draft's run and the child's race.
+      { task: TASK, agent: AGENT, generations: 1, workers: 1, seed: 9, out, runId, runtime: c.runtime, evaluations: 2, improveTimeoutMs: 180_000 },
       { sink: memorySink(), signal: new AbortController().signal, env: {}, engine: c.env.engine, session: c.session },
     );
     const wallMs = Date.now() - started;
@@ -44,8 +47,13 @@ export async function evaluateAbuse(c: CaseContext): Promise<CaseVerdict> {
     expect(child?.status.kind, JSON.stringify(child?.status)).toBe("valid");
     // What the agent got back, per group: every call a value, only two evaluations.
     expect(child?.summary).toBe("R10 R4 R2 E2R4 R300");
-    // Each draft's whole visible split: a session per stage, the import check in stage 1's (it loads the whole agent first).
-    expect(child?.evaluateCalls).toMatchObject({ calls: CALLS, counted: 2, containers: 4 });
+    // Each draft's whole visible split in one session, as a race runs it, the import check in it (it loads the whole agent first).
+    expect(child?.evaluateCalls).toMatchObject({ calls: CALLS, counted: 2, containers: 2 });
+    // The drafts scored right sums of another tree; the child is raced on its own wrong ones.
+    expect(child?.evaluation?.visibleFromDraft).toBeUndefined();
+    const childVisible = (child?.evaluation?.stages ?? []).flatMap((st) => st.instances.filter((i) => i.split === "visible").map((i) => i.score));
+    expect(childVisible.length).toBeGreaterThan(0);
+    expect(childVisible.every((score) => score === 0)).toBe(true);
 
     const transcript = parseTranscript(await readFile(generationPaths(runDir, "g0001").transcript, "utf8"));
     expect(transcript.problems).toEqual([]);
@@ -74,7 +82,7 @@ export async function evaluateAbuse(c: CaseContext): Promise<CaseVerdict> {
     }
     expect(JSON.stringify(evaluated)).not.toContain(HELDOUT_ID);
     return {
-      outcome: `${CALLS} calls: 2 evaluated (the count), ${CALLS - 2} refused as values; held-out id refused as unknown; ${calls.length} transcript lines`,
+      outcome: `${CALLS} calls: 2 evaluated (the count), ${CALLS - 2} refused as values; held-out id refused as unknown; ${calls.length} transcript lines; a changed tree raced on its own answers`,
       containMs: wallMs,
     };
   } finally {

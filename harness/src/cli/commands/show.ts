@@ -83,6 +83,7 @@ function describe(g: GenerationRecord, parent: GenerationSummary | null, lineage
     const race = describeRace(g);
     if (race !== null) lines.push(`  ${race}: no whole visible score, so it is not a parent or the best`);
     if (g.evaluation.heldoutSkipped !== undefined) lines.push(`  held-out not scored: ${g.evaluation.heldoutSkipped}`);
+    if (g.evaluation.visibleFromDraft !== undefined) lines.push(`  visible split read off ctx.evaluate draft ${g.evaluation.visibleFromDraft} (the same tree, seed and limits): no container of its own`);
     for (const stage of g.evaluation.stages) {
       const failed = stage.instances.filter((i) => i.error !== null || i.score === 0);
       lines.push(`  ${STAGE_LABELS[stage.stage].padEnd(8)} score ${formatScore(stage.score)}  ${plural(stage.instances.length, "instance")}, ${failed.length} failed  ${formatMs(stage.durationMs)}`);

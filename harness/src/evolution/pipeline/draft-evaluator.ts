@@ -16,6 +16,7 @@ import type { EvaluateService, LiveWorkspace } from "../../../../sandbox/src/ind
 import { toWire, type WireJson } from "../../kernel/index.js";
 import type { EvaluateCalls } from "../../archive/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
+import type { StageRun } from "../../evaluation/index.js";
 import { capText } from "../../text/index.js";
 import type { RunContext } from "../context/index.js";
 import { planDraftRequest, type DraftPlan } from "./draft-request.js";
@@ -68,6 +69,8 @@ export class DraftEvaluator {
   #failure: unknown = null;
   #queue: Promise<unknown> = Promise.resolve();
   #drafts = 0;
+  /** Whole runs of the visible split in race order, by the draft tree's snapshot hash (draft-run.ts, reusableRun). */
+  readonly #wholeRuns = new Map<string, { run: StageRun; call: number }>();
 
   constructor(input: DraftEvaluatorInput) {
     this.#input = input;
@@ -105,6 +108,11 @@ export class DraftEvaluator {
     return { ...this.#usage };
   }
 
+  /** The last whole run of the visible split of the draft with this tree, that its child may read its race off; null when none. */
+  wholeRunOf(snapshotHash: string): { run: StageRun; call: number } | null {
+    return this.#wholeRuns.get(snapshotHash) ?? null;
+  }
+
   /** Refuses later calls and waits for the one running; returns a harness failure met meanwhile, if any. */
   async close(): Promise<unknown> {
     this.#closed = true;
@@ -121,9 +129,11 @@ export class DraftEvaluator {
     }
     this.#usage.counted++;
     const { ctx, generationId } = this.#input;
-    const dir = await mkdtemp(join(ctx.workRoot, `${generationId}-draft${++this.#drafts}-`));
+    const call = ++this.#drafts;
+    const dir = await mkdtemp(join(ctx.workRoot, `${generationId}-draft${call}-`));
+    const keepWhole = (hash: string, run: StageRun): void => void this.#wholeRuns.set(hash, { run, call });
     try {
-      return await runDraft({ ...this.#input, plan, workspace, dir, entry, remaining: () => this.#remaining() });
+      return await runDraft({ ...this.#input, plan, workspace, dir, entry, remaining: () => this.#remaining(), keepWhole });
     } catch (error) {
       // A harness failure: the agent is told, the generation step rethrows it after the container.
       this.#failure ??= error;

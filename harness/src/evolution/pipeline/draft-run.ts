@@ -7,9 +7,9 @@
 import { homedir, tmpdir } from "node:os";
 import type { EvaluateResult } from "@evolve/contract";
 import type { LiveWorkspace } from "../../../../sandbox/src/index.js";
-import { evaluateCandidate, evaluateImported, type EvaluateOptions } from "../../evaluation/index.js";
+import { evaluateCandidate, evaluateImported, raceOrder, type EvaluateOptions, type StageRun } from "../../evaluation/index.js";
 import type { EvaluateTranscriptEntry } from "../../llm/index.js";
-import type { Failure } from "../../results/index.js";
+import { visibleComplete, type EvaluationResult, type Failure } from "../../results/index.js";
 import { PACKAGE_ROOT } from "../../kernel/index.js";
 import { capText } from "../../text/index.js";
 import { NO_SOLVE_LLM, checkKey, containerLabels, countingEngine, type CandidateContext, type SolveLlm } from "../context/index.js";
@@ -38,6 +38,16 @@ export interface DraftRun {
   remaining: () => number;
   /** The task agent's model while the draft is evaluated (a task that needs one): the generation's. */
   solveLlm?: SolveLlm;
+  /** Takes a whole run of the visible split in race order that the child of this tree may read its race off (see reusableRun). */
+  keepWhole?: (snapshotHash: string, run: StageRun) => void;
+}
+
+/** Whether the draft asks for the whole visible split (named, or every id listed). */
+function wholeVisible(plan: DraftRun["plan"], task: DraftContext["task"]): boolean {
+  if (plan.kind === "visible") return true;
+  if (plan.kind !== "subset" || plan.subset.length !== task.visible.length) return false;
+  const listed = new Set(plan.subset.map((i) => i.id));
+  return task.visible.every((i) => listed.has(i.id));
 }
 
 /**
@@ -86,6 +96,8 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
       evaluation = await evaluateCandidate(options);
     }
     entry.timings.evaluate = performance.now() - t;
+    const whole = reusableRun(run, options, evaluation);
+    if (whole !== null) run.keepWhole?.(candidate.tree!.snapshotHash, whole);
     const { instances, stderr } = visibleFeedback(evaluation.stages);
     return { outcome: "evaluated", score: evaluation.visibleScore ?? 0, instances, stderr, remaining: run.remaining() };
   } finally {
@@ -93,9 +105,26 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
   }
 }
 
+/**
+ * The draft's run of the visible split when its tree's child may read its race off it: the
+ * whole split, in race order, under the task's own whole-evaluation limit (not cut by the meta
+ * agent's deadline), every instance scored, and no model at solve time (a child's solve calls
+ * are its own, replayed from its own transcript). Null otherwise.
+ */
+function reusableRun(run: DraftRun, options: EvaluateOptions, evaluation: EvaluationResult): StageRun | null {
+  const { task } = run.ctx;
+  const stage = evaluation.stages[0];
+  if (!wholeVisible(run.plan, task) || options.llmAvailable === true || evaluation.stages.length !== 1 || stage === undefined) return null;
+  if (options.evaluationTimeoutMs !== task.manifest.evaluationTimeoutMs || !visibleComplete(evaluation)) return null;
+  return { result: stage, computeMs: evaluation.computeMs };
+}
+
 /** The draft's evaluation: visible instances only, on the run's evaluation seed, stopping at the meta agent's deadline. */
 function draftEvaluation(run: DraftRun, buildDir: string, engine: EvaluateOptions["engine"]): EvaluateOptions {
   const { ctx } = run;
+  // The whole split runs as a race runs it (one session, the race's order), so the child of
+  // this tree may read its race off it instead of running it again (raceOver).
+  const subset = wholeVisible(run.plan, ctx.task) ? raceOrder(ctx.task.visible, ctx.task.manifest.stages.stage1Size, ctx.evaluationSeed) : run.plan.subset;
   // The task agent answers with the generation's model when the task needs one (its tokens are the generation's solve-time spend).
   const solve = (run.solveLlm ?? NO_SOLVE_LLM).evaluation;
   return {
@@ -113,7 +142,7 @@ function draftEvaluation(run: DraftRun, buildDir: string, engine: EvaluateOption
     ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
     // Instances stop starting at the deadline; the one running then has its own limit.
     evaluationTimeoutMs: Math.max(1_000, Math.min(ctx.task.manifest.evaluationTimeoutMs, run.deadline - Date.now())),
-    ...(run.plan.subset === null ? {} : { subset: run.plan.subset }),
+    ...(subset === null ? {} : { subset }),
   };
 }
 

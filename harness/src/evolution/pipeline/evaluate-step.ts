@@ -20,6 +20,8 @@ export interface EvaluateStepInput {
   plan?: EvaluationPlan;
   /** The task agent's model (a task that needs one); absent: none. */
   solveLlm?: SolveLlm;
+  /** A ctx.evaluate draft's whole run of this tree's visible split, for a raced plan to be read off (EvaluateOptions.visibleDone). */
+  visibleDone?: EvaluateOptions["visibleDone"];
 }
 
 /** The evaluation of a child or the seed by its plan: staged or raced visible split, then held-out by the run's rule. */
@@ -42,6 +44,7 @@ function childEvaluation(input: EvaluateStepInput): EvaluateOptions {
     heldout: true,
     ...(plan.heldoutUnless === null ? {} : { heldoutUnless: plan.heldoutUnless }),
     ...(plan.race === null ? {} : { race: plan.race }),
+    ...(plan.race === null || input.visibleDone === undefined ? {} : { visibleDone: input.visibleDone }),
     llmAvailable: solve.llmAvailable,
     ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
   };

@@ -13,6 +13,7 @@ import { containerLabels, generationBroker, type CandidateContext, type SolveLlm
 import { oneLine } from "../../text/index.js";
 import { createDraftEvaluator, evaluateSlackMs } from "./draft-evaluator.js";
 import type { EvaluateCalls } from "../../archive/index.js";
+import type { StageRun } from "../../evaluation/index.js";
 
 /** What the meta agent's report may say; anything else in it is ignored. */
 const ReportShape = z.object({ summary: z.string() }).loose();
@@ -48,6 +49,8 @@ export interface SelfModifyResult {
   evaluateCalls: EvaluateCalls | null;
   model: string | null;
   durationMs: number;
+  /** A ctx.evaluate draft's whole run of the visible split for a tree (DraftEvaluator.wholeRunOf): its child's race may be read off it. */
+  draftRunOf: (snapshotHash: string) => { run: StageRun; call: number } | null;
 }
 
 /** Runs `improve` of the parent on its own tree; the edited tree lands in `takeTo` when usable. */
@@ -100,6 +103,7 @@ export async function selfModifyStep(input: SelfModifyInput): Promise<SelfModify
     evaluateCalls: ctx.evaluations > 0 ? drafts.usage() : null,
     model: ctx.llm.setup.available ? ctx.llm.setup.model : null,
     durationMs: performance.now() - started,
+    draftRunOf: (hash) => drafts.wholeRunOf(hash),
   };
 }
 

@@ -57,10 +57,15 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
     });
     const timings: PhaseTimings = Object.assign({ materialise }, candidate.timings);
     solveLlm.beginEvaluation();
+    // A draft that evaluated this very tree whole: the child's race is read off that run.
+    const drafted = candidate.tree === null ? null : (candidate.modified?.draftRunOf(candidate.tree.snapshotHash) ?? null);
     const evaluated =
       candidate.buildDir === null
         ? null
-        : await evaluateTimed({ ctx, generationId: id, buildDir: candidate.buildDir, importDeferred: candidate.importDeferred, solveLlm, ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }) }, timings);
+        : await evaluateTimed(
+            { ctx, generationId: id, buildDir: candidate.buildDir, importDeferred: candidate.importDeferred, solveLlm, ...(plan.evaluation === undefined ? {} : { plan: plan.evaluation }), ...(drafted === null ? {} : { visibleDone: drafted }) },
+            timings,
+          );
     solveLlm.close();
     // A load that failed in the first evaluation session is the child's import failure.
     if (evaluated?.failure) candidate.failure = evaluated.failure;
