@@ -77,20 +77,7 @@ function describe(g: GenerationRecord, parent: GenerationSummary | null, lineage
     lines.push(`approval  ${oneLine(approval, 400)}`);
     lines.push(`  asked because ${g.approval.reasons.join("; ")}`);
   }
-  if (g.evaluation !== null) {
-    lines.push("");
-    lines.push(`evaluation ${formatMs(g.evaluation.durationMs)} (candidate compute ${formatMs(g.evaluation.computeMs)}), stage 1 ${g.evaluation.passedStage1 ? "passed" : "not passed"}`);
-    const race = describeRace(g);
-    if (race !== null) lines.push(`  ${race}: no whole visible score, so it is not a parent or the best`);
-    if (g.evaluation.heldoutSkipped !== undefined) lines.push(`  held-out not scored: ${g.evaluation.heldoutSkipped}`);
-    if (g.evaluation.visibleFromDraft !== undefined) lines.push(`  visible split read off ctx.evaluate draft ${g.evaluation.visibleFromDraft} (the same tree, seed and limits): no container of its own`);
-    for (const stage of g.evaluation.stages) {
-      const failed = stage.instances.filter((i) => i.error !== null || i.score === 0);
-      lines.push(`  ${STAGE_LABELS[stage.stage].padEnd(8)} score ${formatScore(stage.score)}  ${plural(stage.instances.length, "instance")}, ${failed.length} failed  ${formatMs(stage.durationMs)}`);
-      for (const i of failed.slice(0, 10)) lines.push(`    ✗ ${i.id} (${i.split}): ${oneLine(i.error ?? i.feedback, 160)}`);
-      if (failed.length > 10) lines.push(`    … ${failed.length - 10} more`);
-    }
-  }
+  if (g.evaluation !== null) lines.push("", ...evaluationLines(g, g.evaluation));
   lines.push("");
   lines.push(`changed   ${g.changedFiles.length === 0 ? "nothing" : g.changedFiles.map((f) => `${f.path} (${f.change}, +${f.additions} −${f.deletions})`).join(", ")}`);
   lines.push(`model     ${g.model ?? "offline"}  tokens ${g.tokens.prompt} prompt + ${g.tokens.completion} completion  cost ${g.costUsd === null ? "unknown" : `$${g.costUsd.toFixed(4)}`}`);
@@ -106,5 +93,22 @@ function describe(g: GenerationRecord, parent: GenerationSummary | null, lineage
     lines.push(`self-test ${plural(e.calls, "ctx.evaluate call")} (${e.counted} counted), ${plural(e.containers, "container")}, ${formatMs(e.durationMs)}`);
   }
   if (g.engines !== undefined) lines.push(`engines   ${Object.entries(g.engines).map(([phase, engines]) => `${phase} ${engines.join(", ")}`).join("; ")}`);
+  return lines;
+}
+
+/** The evaluation's lines: its time, the race, the held-out rule, a draft it was read off, each stage and its failed instances. */
+function evaluationLines(g: GenerationRecord, evaluation: NonNullable<GenerationRecord["evaluation"]>): string[] {
+  const lines: string[] = [];
+  lines.push(`evaluation ${formatMs(evaluation.durationMs)} (candidate compute ${formatMs(evaluation.computeMs)}), stage 1 ${evaluation.passedStage1 ? "passed" : "not passed"}`);
+  const race = describeRace(g);
+  if (race !== null) lines.push(`  ${race}: no whole visible score, so it is not a parent or the best`);
+  if (evaluation.heldoutSkipped !== undefined) lines.push(`  held-out not scored: ${evaluation.heldoutSkipped}`);
+  if (evaluation.visibleFromDraft !== undefined) lines.push(`  visible split read off ctx.evaluate draft ${evaluation.visibleFromDraft} (the same tree, seed and limits): no container of its own`);
+  for (const stage of evaluation.stages) {
+    const failed = stage.instances.filter((i) => i.error !== null || i.score === 0);
+    lines.push(`  ${STAGE_LABELS[stage.stage].padEnd(8)} score ${formatScore(stage.score)}  ${plural(stage.instances.length, "instance")}, ${failed.length} failed  ${formatMs(stage.durationMs)}`);
+    for (const i of failed.slice(0, 10)) lines.push(`    ✗ ${i.id} (${i.split}): ${oneLine(i.error ?? i.feedback, 160)}`);
+    if (failed.length > 10) lines.push(`    … ${failed.length - 10} more`);
+  }
   return lines;
 }
