@@ -113,7 +113,8 @@ async function evaluateWith(opts: EvaluateOptions, open: StageEnv["open"]): Prom
   const started = Date.now();
   const { manifest } = opts.task;
   const env = stageEnvOf(opts, open);
-  const done = opts.race === undefined || opts.visibleDone === undefined ? null : raceOver(opts.visibleDone.run, opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, opts.seed, opts.race);
+  const drafted = opts.race === undefined ? undefined : opts.visibleDone;
+  const done = drafted === undefined || opts.race === undefined ? null : raceOver(drafted.run, opts.task.visible, manifest.stages.stage1Size, manifest.stages.threshold, opts.seed, opts.race);
   const visible =
     done !== null
       ? done
@@ -136,7 +137,7 @@ async function evaluateWith(opts: EvaluateOptions, open: StageEnv["open"]): Prom
     coverage: visible.coverage,
     ...(visible.race === undefined ? {} : { race: visible.race }),
     ...(heldout?.skipped === undefined ? {} : { heldoutSkipped: heldout.skipped }),
-    ...(done === null || opts.visibleDone === undefined ? {} : { visibleFromDraft: opts.visibleDone.call }),
+    ...(done === null || drafted === undefined ? {} : { visibleFromDraft: drafted.call }),
   });
 }
 

@@ -95,6 +95,11 @@ export function raceOver(whole: StageRun, visible: readonly TaskInstance[], stag
   if (results.length !== ordered.length || results.some((r, i) => r.id !== ordered[i]?.id)) return null;
   const first = Math.min(stage1Size, visible.length);
   const rule = raceRule(first, visible.length - first, threshold, options);
-  for (let n = 1; n <= results.length; n++) if (rule.stopAfter(results.slice(0, n))) return null;
+  // Fed one result at a time, as runStage feeds a race (the rule reads only at its checkpoints).
+  const seen: InstanceResult[] = [];
+  for (const result of results) {
+    seen.push(result);
+    if (rule.stopAfter(seen)) return null;
+  }
   return racePart(whole, first, visible.length, threshold, rule.record());
 }

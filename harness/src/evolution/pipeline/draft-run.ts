@@ -84,7 +84,8 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
     entry.snapshotHash = candidate.tree?.snapshotHash ?? null;
     if (candidate.failure !== null || candidate.buildDir === null) return invalid(run, candidate.failure);
     const t = performance.now();
-    const options = draftEvaluation(run, candidate.buildDir, counted.engine);
+    const whole = wholeVisible(run.plan, ctx.task);
+    const options = draftEvaluation(run, candidate.buildDir, counted.engine, whole);
     let evaluation;
     if (candidate.importDeferred) {
       const imported = await evaluateImported(options, importGateOf(ctx.sandbox, candidate.buildDir));
@@ -96,8 +97,8 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
       evaluation = await evaluateCandidate(options);
     }
     entry.timings.evaluate = performance.now() - t;
-    const whole = reusableRun(run, options, evaluation);
-    if (whole !== null) run.keepWhole?.(candidate.tree!.snapshotHash, whole);
+    const reusable = whole ? reusableRun(run.ctx.task, options, evaluation) : null;
+    if (reusable !== null) run.keepWhole?.(candidate.tree!.snapshotHash, reusable);
     const { instances, stderr } = visibleFeedback(evaluation.stages);
     return { outcome: "evaluated", score: evaluation.visibleScore ?? 0, instances, stderr, remaining: run.remaining() };
   } finally {
@@ -106,25 +107,24 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
 }
 
 /**
- * The draft's run of the visible split when its tree's child may read its race off it: the
- * whole split, in race order, under the task's own whole-evaluation limit (not cut by the meta
- * agent's deadline), every instance scored, and no model at solve time (a child's solve calls
- * are its own, replayed from its own transcript). Null otherwise.
+ * The run of a whole-visible draft (in race order) when its tree's child may read its race
+ * off it: under the task's own whole-evaluation limit (not cut by the meta agent's deadline),
+ * every instance scored, and no model at solve time (a child's solve calls are its own,
+ * replayed from its own transcript). Null otherwise.
  */
-function reusableRun(run: DraftRun, options: EvaluateOptions, evaluation: EvaluationResult): StageRun | null {
-  const { task } = run.ctx;
+function reusableRun(task: DraftContext["task"], options: EvaluateOptions, evaluation: EvaluationResult): StageRun | null {
   const stage = evaluation.stages[0];
-  if (!wholeVisible(run.plan, task) || options.llmAvailable === true || evaluation.stages.length !== 1 || stage === undefined) return null;
+  if (options.llmAvailable === true || evaluation.stages.length !== 1 || stage === undefined) return null;
   if (options.evaluationTimeoutMs !== task.manifest.evaluationTimeoutMs || !visibleComplete(evaluation)) return null;
   return { result: stage, computeMs: evaluation.computeMs };
 }
 
 /** The draft's evaluation: visible instances only, on the run's evaluation seed, stopping at the meta agent's deadline. */
-function draftEvaluation(run: DraftRun, buildDir: string, engine: EvaluateOptions["engine"]): EvaluateOptions {
+function draftEvaluation(run: DraftRun, buildDir: string, engine: EvaluateOptions["engine"], whole: boolean): EvaluateOptions {
   const { ctx } = run;
   // The whole split runs as a race runs it (one session, the race's order), so the child of
   // this tree may read its race off it instead of running it again (raceOver).
-  const subset = wholeVisible(run.plan, ctx.task) ? raceOrder(ctx.task.visible, ctx.task.manifest.stages.stage1Size, ctx.evaluationSeed) : run.plan.subset;
+  const subset = whole ? raceOrder(ctx.task.visible, ctx.task.manifest.stages.stage1Size, ctx.evaluationSeed) : run.plan.subset;
   // The task agent answers with the generation's model when the task needs one (its tokens are the generation's solve-time spend).
   const solve = (run.solveLlm ?? NO_SOLVE_LLM).evaluation;
   return {

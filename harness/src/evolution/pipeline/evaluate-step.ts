@@ -44,7 +44,8 @@ function childEvaluation(input: EvaluateStepInput): EvaluateOptions {
     heldout: true,
     ...(plan.heldoutUnless === null ? {} : { heldoutUnless: plan.heldoutUnless }),
     ...(plan.race === null ? {} : { race: plan.race }),
-    ...(plan.race === null || input.visibleDone === undefined ? {} : { visibleDone: input.visibleDone }),
+    // Read off only by a race (evaluate-candidate.ts); a staged plan evaluates afresh.
+    ...(input.visibleDone === undefined ? {} : { visibleDone: input.visibleDone }),
     llmAvailable: solve.llmAvailable,
     ...(solve.onLlm === undefined ? {} : { onLlm: solve.onLlm }),
   };
