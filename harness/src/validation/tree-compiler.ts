@@ -16,6 +16,7 @@ import { ConfinedFileSystem, TREE_ROOT } from "./confined-file-system.js";
 import { diagnosticsFailure, errorsOnly, semanticCode, signatureCode } from "./diagnostics.js";
 import { findImportViolation } from "./import-rule.js";
 import { memoBySource } from "./source-memo.js";
+import { sharingPackageScopes } from "./package-scope-cache.js";
 import { TESTER_FILE } from "./tester-entry.js";
 import { type ToolchainPaths, defaultToolchainPaths } from "./toolchain-paths.js";
 import { type CacheInput, CandidateKeys, VerifiedCache } from "./verified-cache.js";
@@ -124,8 +125,9 @@ export class TreeCompiler {
       fileSystem: this.#fs,
       skipAddingFilesFromTsConfig: true,
       resolutionHost: (host, getOptions) => ({
-        resolveModuleNames: (names, containingFile, _reused, _redirect, _options, containingSourceFile) =>
+        resolveModuleNames: sharingPackageScopes(getOptions, (names, containingFile, _reused, _redirect, _options, containingSourceFile) =>
           names.map((name) => this.#resolve(name, containingFile, containingSourceFile?.impliedNodeFormat, host, getOptions())),
+        ),
       }),
     });
     this.#project.addSourceFileAtPath(paths.contractFile);
