@@ -9,6 +9,8 @@ import { Project, ts } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { sharingPackageScopes } from "../../harness/src/validation/package-scope-cache.js";
 
+/** TypeScript's program has this method, though its public declarations leave it out. */
+const cacheOf = (program: ts.Program): unknown => (program as unknown as { getModuleResolutionCache(): unknown }).getModuleResolutionCache();
 const options = (): ts.CompilerOptions => ({ module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
 
 describe("sharingPackageScopes", () => {
@@ -42,9 +44,9 @@ describe("sharingPackageScopes", () => {
     project.createSourceFile("/p/b.ts", 'import { a } from "./a.js";\nexport const b = a;\n');
     project.getProgram().compilerObject.getSemanticDiagnostics();
     project.createSourceFile("/p/c.ts", 'import { b } from "./b.js";\nexport const c = b;\n');
-    const second = project.getProgram().compilerObject.getModuleResolutionCache();
+    const second = cacheOf(project.getProgram().compilerObject);
     project.createSourceFile("/p/d.ts", 'import { c } from "./c.js";\nexport const d = c;\n');
-    const third = project.getProgram().compilerObject.getModuleResolutionCache();
+    const third = cacheOf(project.getProgram().compilerObject);
     expect(second).toBeDefined();
     expect(third).toBe(second);
   });
