@@ -6,7 +6,8 @@
  * over; then leave the best tree in the workspace. When no move beats the parent and the
  * request lists attempts (so the loop knows what was tried from this parent), one more move
  * not yet tried from it is submitted untested (the parent's own tree would be an empty
- * change); the parent's tree is left only when no untried move is left. Without attempts
+ * change); the parent's tree is left only when no untried move is left. From a kept draft's
+ * tree no move undoes a kept one, and none is drafted twice. Without attempts
  * (--attempts 0) it leaves the parent's tree, as before them. The
  * summary names the submitted moves first (the lineage credits them), then every draft after
  * DRAFTS_MARK with its result (credited to none; siblings read them as tried).
@@ -92,6 +93,9 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
   const drafts: Draft[] = [];
   // Moves drafted from the parent's own tree: not drafted twice (after a kept draft, moves start from it).
   const drafted = new Set<string>();
+  // From a kept draft's tree: the moves drafted from it, and those that would undo its moves
+  // (back to the parent's value: at best the parent's score, or the parent's very tree).
+  let draftedFromBest = new Set<string>();
   let stop = "";
   for (let step = 0; step < steps; step++) {
     if (Date.now() > request.budget.deadline - DEADLINE_MARGIN_MS) {
@@ -100,7 +104,7 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
     }
     knobs.restore(best.texts);
     const fromParent = best.moves.length === 0;
-    const moves = knobs.propose(fromParent ? drafted : undefined);
+    const moves = knobs.propose(fromParent ? drafted : draftedFromBest);
     if (moves.length === 0) {
       stop = "no move left";
       break;
@@ -112,11 +116,12 @@ export async function innerLoop(request: ImproveRequest, ctx: ImproveContext, kn
       stop = `evaluate refused: ${result.reason}`;
       break;
     }
-    if (fromParent) for (const m of moves) drafted.add(moveKey(m));
+    for (const m of moves) (fromParent ? drafted : draftedFromBest).add(moveKey(m));
     const evaluatedScore = result.outcome === "evaluated" ? result.score : null;
     drafts.push({ moves, score: evaluatedScore, label: evaluatedScore !== null ? score(evaluatedScore) : result.outcome === "invalid" ? `${result.stage} ${result.code}` : "?" });
     if (evaluatedScore !== null && (best.score === null || evaluatedScore > best.score + MIN_GAIN)) {
       best = { score: evaluatedScore, texts, moves: merge(best.moves, moves) };
+      draftedFromBest = new Set(best.moves.map((m) => moveKey({ ...m, to: m.from })));
     }
   }
   const chosen = fallback(best, knobs, drafted, request.attempts !== undefined);

@@ -177,6 +177,36 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
     expect(report.summary).toContain('params.mode "a"→"oops" (task/fixture.ts) = compile type_error');
   });
 
+  it("from a kept draft's tree, never drafts the move that undoes it (the parent's tree again)", async () => {
+    const flagged = join(work, "flag-tree");
+    await oneKnobTree(flagged);
+    const fixture = "export const params = {\n  strict: false, // evolve:flag\n};\n";
+    await writeFile(join(flagged, "task/fixture.ts"), fixture);
+    const flaggedBuild = join(work, "flag-build");
+    expect(await compileTree(validator, flagged, flaggedBuild, SEED_DIR)).toBeNull();
+    const parent = await readOwnTree(flagged);
+    const trees: Map<string, string>[] = [];
+    const { report } = await seedImprove(env, {
+      agentDir: flagged,
+      buildDir: flaggedBuild,
+      workDir: work,
+      task: "fixture",
+      seed: 4,
+      request: { ...(improveRequest("fixture", 4, [], 3) as ImproveRequest), attempts: [] } as ReturnType<typeof improveRequest>,
+      onEvaluate: async (_request, workspace) => {
+        const dir = await mkdtemp(join(work, "flag-draft-"));
+        expect((await workspace.take(join(dir, "tree"))).ok).toBe(true);
+        trees.push(await readOwnTree(join(dir, "tree")));
+        return evaluated(trees.length === 1 ? 0.9 : 0.5)(3 - trees.length) as unknown as WireJson;
+      },
+    });
+    // Draft 1 flips the only task knob and wins; flipping it back would only evaluate the parent again.
+    expect(trees[0]?.get("task/fixture.ts")).toContain("strict: true,");
+    for (const drafted of trees) expect(drafted).not.toEqual(parent);
+    for (const drafted of trees.slice(1)) expect(drafted.get("task/fixture.ts")).toContain("strict: true,");
+    expect(report.summary).toMatch(/^offline: params\.strict false→true \(task\/fixture\.ts\); inner loop kept it/);
+  });
+
   it("stops at a refusal and keeps what it had", async () => {
     const { report, after, drafts } = await improveWith(7, [evaluated(0.6)], 3);
     expect(drafts).toHaveLength(2);
