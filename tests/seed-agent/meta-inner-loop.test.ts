@@ -71,6 +71,33 @@ async function improveWith(seed: number, answers: readonly ((remaining: number) 
   return { report, after, drafts };
 }
 
+/**
+ * Runs improve over the one-knob seed with `fixture` as task/fixture.ts; `answer` gets each
+ * draft's tree as the workspace held it and says what ctx.evaluate answers.
+ */
+async function improveFixture(name: string, fixture: string, request: ReturnType<typeof improveRequest>, answer: (draft: ReadonlyMap<string, string>) => EvaluateResult) {
+  const dir = join(work, `${name}-tree`);
+  await oneKnobTree(dir);
+  await writeFile(join(dir, "task/fixture.ts"), fixture);
+  const buildDir = join(work, `${name}-build`);
+  expect(await compileTree(validator, dir, buildDir, SEED_DIR)).toBeNull();
+  const parent = await readOwnTree(dir);
+  const { report, tree: after } = await seedImprove(env, {
+    agentDir: dir,
+    buildDir,
+    workDir: work,
+    task: "fixture",
+    seed: 4,
+    request,
+    onEvaluate: async (_request, workspace) => {
+      const draftDir = await mkdtemp(join(work, `${name}-draft-`));
+      expect((await workspace.take(join(draftDir, "tree"))).ok).toBe(true);
+      return answer(await readOwnTree(join(draftDir, "tree"))) as unknown as WireJson;
+    },
+  });
+  return { report, after, parent };
+}
+
 const evaluated = (score: number) => (remaining: number): EvaluateResult => ({ outcome: "evaluated", score, instances: [], stderr: "", remaining });
 const invalid = (remaining: number): EvaluateResult => ({ outcome: "invalid", stage: "compile", code: "type_error", message: "task/fixture.ts:2 - nope", remaining });
 
@@ -151,26 +178,11 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
   it("leaves the type-check of its drafts to the harness: a move that breaks the compile is drafted, answered invalid, and not kept", async () => {
     // The fixture's only task knob can only move to a value its declared type forbids; the
     // offline strategy without ctx.evaluate would not make that move (meta-offline.test.ts).
-    const typed = join(work, "typed-tree");
-    await oneKnobTree(typed);
     const fixture = 'type Mode = "a" | "b";\nexport const params: { mode: Mode } = {\n  mode: "a", // evolve:choices "a" | "oops"\n};\n';
-    await writeFile(join(typed, "task/fixture.ts"), fixture);
-    const typedBuild = join(work, "typed-build");
-    expect(await compileTree(validator, typed, typedBuild, SEED_DIR)).toBeNull();
     const modes: (string | undefined)[] = [];
-    const { report, tree: after } = await seedImprove(env, {
-      agentDir: typed,
-      buildDir: typedBuild,
-      workDir: work,
-      task: "fixture",
-      seed: 4,
-      request: improveRequest("fixture", 4, [], 3),
-      onEvaluate: async (_request, workspace) => {
-        const dir = await mkdtemp(join(work, "typed-draft-"));
-        expect((await workspace.take(join(dir, "tree"))).ok).toBe(true);
-        modes.push(/mode: "(\w+)"/.exec(await readFile(join(dir, "tree", "task/fixture.ts"), "utf8"))?.[1]);
-        return invalid(2) as unknown as WireJson;
-      },
+    const { report, after } = await improveFixture("typed", fixture, improveRequest("fixture", 4, [], 3), (draft) => {
+      modes.push(/mode: "(\w+)"/.exec(draft.get("task/fixture.ts") ?? "")?.[1]);
+      return invalid(2);
     });
     expect(modes[0]).toBe("oops");
     expect(after.get("task/fixture.ts")).toBe(fixture);
@@ -178,27 +190,12 @@ describe("seed meta agent, offline strategy with ctx.evaluate", () => {
   });
 
   it("from a kept draft's tree, never drafts the move that undoes it (the parent's tree again)", async () => {
-    const flagged = join(work, "flag-tree");
-    await oneKnobTree(flagged);
     const fixture = "export const params = {\n  strict: false, // evolve:flag\n};\n";
-    await writeFile(join(flagged, "task/fixture.ts"), fixture);
-    const flaggedBuild = join(work, "flag-build");
-    expect(await compileTree(validator, flagged, flaggedBuild, SEED_DIR)).toBeNull();
-    const parent = await readOwnTree(flagged);
-    const trees: Map<string, string>[] = [];
-    const { report } = await seedImprove(env, {
-      agentDir: flagged,
-      buildDir: flaggedBuild,
-      workDir: work,
-      task: "fixture",
-      seed: 4,
-      request: { ...(improveRequest("fixture", 4, [], 3) as ImproveRequest), attempts: [] } as ReturnType<typeof improveRequest>,
-      onEvaluate: async (_request, workspace) => {
-        const dir = await mkdtemp(join(work, "flag-draft-"));
-        expect((await workspace.take(join(dir, "tree"))).ok).toBe(true);
-        trees.push(await readOwnTree(join(dir, "tree")));
-        return evaluated(trees.length === 1 ? 0.9 : 0.5)(3 - trees.length) as unknown as WireJson;
-      },
+    const request = { ...(improveRequest("fixture", 4, [], 3) as ImproveRequest), attempts: [] } as unknown as ReturnType<typeof improveRequest>;
+    const trees: ReadonlyMap<string, string>[] = [];
+    const { report, parent } = await improveFixture("flag", fixture, request, (draft) => {
+      trees.push(draft);
+      return evaluated(trees.length === 1 ? 0.9 : 0.5)(3 - trees.length);
     });
     // Draft 1 flips the only task knob and wins; flipping it back would only evaluate the parent again.
     expect(trees[0]?.get("task/fixture.ts")).toContain("strict: true,");
