@@ -103,6 +103,8 @@ function toolchainNamespace(paths: ToolchainPaths, options: ts.CompilerOptions):
     nodeModules: paths.nodeModules,
     packageTypes: [...paths.packageTypes],
     contract: createHash("sha256").update(text(paths.contractFile)).digest("hex"),
+    // What proofs meant before the tree's files were told they are ESM (esModule) is not reused.
+    treeFormat: "esm",
   });
 }
 
@@ -255,7 +257,7 @@ export class TreeCompiler {
       const path = sf.getFilePath();
       if (inside(TREE_ROOT, path) && texts.get(path) !== sf.getFullText()) this.#project.removeSourceFile(sf);
     }
-    return [...texts].map(([path, text]) => this.#project.getSourceFile(path) ?? this.#project.createSourceFile(path, text, { overwrite: true }));
+    return [...texts].map(([path, text]) => this.#project.getSourceFile(path) ?? esModule(this.#project.createSourceFile(path, text, { overwrite: true })));
   }
 
   /** Emit to memory, reusing the JS of proven files; remember every file as clean. */
@@ -301,6 +303,16 @@ export class TreeCompiler {
     if (semantic.length > 0) return diagnosticsFailure("compile", semanticCode(semantic), semantic, root);
     return null;
   }
+}
+
+/**
+ * The tree is ESM, and says so to TypeScript on each of its files: ts-morph parses a file
+ * without the module format NodeNext gives it from the package.json above, and the checks that
+ * read the format (import.meta's, TS1470) would take it for CommonJS.
+ */
+function esModule(file: SourceFile): SourceFile {
+  file.compilerNode.impliedNodeFormat = ts.ModuleKind.ESNext;
+  return file;
 }
 
 /** Point a signature failure at the agent's entry file and export, not the synthetic check file. */
