@@ -16,7 +16,7 @@ const options = (): ts.CompilerOptions => ({ module: ts.ModuleKind.NodeNext, mod
 describe("sharingPackageScopes", () => {
   it("answers as the resolver it wraps, and gives the host that calls it one cache for good", () => {
     const answer = [{ resolvedFileName: "/a.ts", extension: ts.Extension.Ts }];
-    const resolve = sharingPackageScopes(options, () => answer);
+    const resolve = sharingPackageScopes(options(), () => answer);
     const host = {} as ts.CompilerHost;
     expect(resolve.call(host, ["./a.js"], "/b.ts", undefined, undefined, options(), undefined)).toBe(answer);
     const cache = host.getModuleResolutionCache?.();
@@ -35,7 +35,7 @@ describe("sharingPackageScopes", () => {
       useInMemoryFileSystem: true,
       compilerOptions: options(),
       resolutionHost: (host, getOptions) => ({
-        resolveModuleNames: sharingPackageScopes(getOptions, (names, containingFile) =>
+        resolveModuleNames: sharingPackageScopes(getOptions(), (names, containingFile) =>
           names.map((name) => ts.resolveModuleName(name, containingFile, getOptions(), host).resolvedModule),
         ),
       }),

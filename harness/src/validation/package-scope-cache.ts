@@ -16,14 +16,10 @@ import { ts } from "ts-morph";
 type ResolveModuleNames = NonNullable<ts.CompilerHost["resolveModuleNames"]>;
 
 /** `resolve`, installing one module resolution cache (for its package.json lookups) on the host that calls it. */
-export function sharingPackageScopes(options: () => ts.CompilerOptions, resolve: ResolveModuleNames): ResolveModuleNames {
-  let cache: ts.ModuleResolutionCache | undefined;
+export function sharingPackageScopes(options: ts.CompilerOptions, resolve: ResolveModuleNames): ResolveModuleNames {
+  const cache = ts.createModuleResolutionCache("/", (name) => name, options);
   return function (this: ts.CompilerHost | undefined, ...args) {
-    if (this !== undefined && this !== null && this.getModuleResolutionCache === undefined) {
-      cache ??= ts.createModuleResolutionCache("/", (name) => name, options());
-      const shared = cache;
-      this.getModuleResolutionCache = () => shared;
-    }
+    if (this !== undefined && this.getModuleResolutionCache === undefined) this.getModuleResolutionCache = () => cache;
     return resolve(...args);
   };
 }

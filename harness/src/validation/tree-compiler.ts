@@ -127,7 +127,7 @@ export class TreeCompiler {
       fileSystem: this.#fs,
       skipAddingFilesFromTsConfig: true,
       resolutionHost: (host, getOptions) => ({
-        resolveModuleNames: sharingPackageScopes(getOptions, (names, containingFile, _reused, _redirect, _options, containingSourceFile) =>
+        resolveModuleNames: sharingPackageScopes(getOptions(), (names, containingFile, _reused, _redirect, _options, containingSourceFile) =>
           names.map((name) => this.#resolve(name, containingFile, containingSourceFile?.impliedNodeFormat, host, getOptions())),
         ),
       }),
