@@ -37,6 +37,12 @@ describe("a runner's tree message", () => {
     ["a file where a folder is implied", { dirs: ["a/b"], files: [file("a")] }, /a file where an earlier entry has a folder/],
     ["a path below a file", { dirs: [], files: [file("a"), file("a/b")] }, /below a file/],
     ["text that is not base64", { dirs: [], files: [{ path: "a", base64: "not base64!" }] }, /not base64/],
+    // Node's decoder would read each of these as some bytes; only the canonical text is taken.
+    ["base64 with a line break in it", { dirs: [], files: [{ path: "a", base64: `${b64("abc")}\n${b64("def")}` }] }, /not base64/],
+    ["base64 without its padding", { dirs: [], files: [{ path: "a", base64: "QQ" }] }, /not base64/],
+    ["base64 whose last group has stray bits", { dirs: [], files: [{ path: "a", base64: "QR==" }] }, /not base64/],
+    ["URL-safe base64", { dirs: [], files: [{ path: "a", base64: "-_-_" }] }, /not base64/],
+    ["text past the file cap that is not base64", { dirs: [], files: [{ path: "big", base64: `${"*".repeat(1_500_000)}` }] }, /not base64/],
     ["a file over the cap", { dirs: [], files: [file("big", "x".repeat(1024 * 1024 + 1))] }, /^file agent\/big is 1048577 bytes, over the 1048576-byte cap$/],
     ["too many entries", { dirs: Array.from({ length: 2_001 }, (_, i) => `d${i}`), files: [] }, /more than 2000 entries/],
   ];
