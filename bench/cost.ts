@@ -22,6 +22,7 @@ import { DEFAULT_SELECTION_STRATEGY } from "../harness/src/selection/index.js";
 import { DEFAULT_ATTEMPTS, RunOptions } from "../harness/src/evolution/index.js";
 import { argFlag, argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import type { CostRunResult, CostStep } from "./lib/cost-run.js";
+import { formatPairedRatio, pairedRatio } from "./lib/paired-ratio.js";
 import { spawnScript } from "./lib/spawn-run.js";
 import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
 
@@ -138,15 +139,17 @@ function summarise(rows: readonly Row[]) {
       const today = (seed: number): Row | undefined => rows.find((r) => r.task === task && r.config === "today" && r.seed === seed && r.error === null);
       const capAt = (r: Row): number => cap * r.target.containers;
       const containers = mine.map((r) => r.reach?.containers ?? capAt(r));
-      const ratios = mine.flatMap((r) => {
-        const t = today(r.seed)?.reach?.containers;
-        return t === undefined ? [] : [t / (r.reach?.containers ?? capAt(r))];
+      const pairs = mine.flatMap((r) => {
+        const t = today(r.seed);
+        return t === undefined ? [] : [{ base: t.reach?.containers ?? capAt(t), it: r.reach?.containers ?? capAt(r) }];
       });
+      const ratios = pairs.map((p) => p.base / p.it);
       const cpu = mine.flatMap((r) => (r.reach?.cpuSeconds == null ? [] : [r.reach.cpuSeconds]));
       const held = mine.flatMap((r) => (r.heldoutAtEqual === null ? [] : [r.heldoutAtEqual]));
       const runs = mine.flatMap((r) => (r.run === null ? [] : [r.run]));
       const empty = runs.reduce((n, r) => n + r.emptyDiffs, 0) / Math.max(1, runs.reduce((n, r) => n + r.children, 0));
-      out.push({ task, config, runs: mine.length, reached: mine.filter((r) => r.reach !== null).length, containers, ratios, cpu, held, target: mine.map((r) => r.target.heldout ?? NaN), emptyShare: empty, load: runs.map((r) => r.load[1]) });
+      const paired = pairs.length === 0 ? null : pairedRatio(pairs);
+      out.push({ task, config, runs: mine.length, reached: mine.filter((r) => r.reach !== null).length, containers, ratios, paired, cpu, held, target: mine.map((r) => r.target.heldout ?? NaN), emptyShare: empty, load: runs.map((r) => r.load[1]) });
     }
   }
   return out;
@@ -186,9 +189,11 @@ async function main(): Promise<void> {
   }
   const summary = summarise(rows);
   console.log(table([
-    ["task", "config", "runs", "reached", "containers to target", "today ÷ it", "CPU-s to target", "held-out at today's containers", "target held-out", "empty diffs"],
-    ...summary.map((s) => [s.task, s.config, String(s.runs), `${s.reached}/${s.runs}`, fmt(s.containers, 0), s.ratios.length === 0 ? "—" : `${mean(s.ratios).toFixed(2)}×`, fmt(s.cpu, 0), fmt(s.held), fmt(s.target), `${(100 * s.emptyShare).toFixed(0)}%`]),
+    ["task", "config", "runs", "reached", "containers to target", "today ÷ it (Σ today ÷ Σ it)", "CPU-s to target", "held-out at today's containers", "target held-out", "empty diffs"],
+    ...summary.map((s) => [s.task, s.config, String(s.runs), `${s.reached}/${s.runs}`, fmt(s.containers, 0), s.paired === null ? "—" : `${s.paired.ratioOfTotals.toFixed(2)}×`, fmt(s.cpu, 0), fmt(s.held), fmt(s.target), `${(100 * s.emptyShare).toFixed(0)}%`]),
   ]));
+  console.log("\ntoday ÷ it over the paired seeds: the ratio of the totals, its bootstrap interval over seeds, and the per-seed means (bench/lib/paired-ratio.ts says why three):");
+  for (const s of summary) if (s.paired !== null && s.config !== "today") console.log(`  ${s.task} ${s.config}: ${formatPairedRatio(s.paired)} over ${s.paired.seeds} seeds`);
   const file = await save(rows, true);
   console.log(`${reduced ? "REDUCED settings; " : ""}load at the end ${load1()}; results: ${file}`);
 }
