@@ -10,7 +10,7 @@
  *   npx tsx bench/llm-throughput.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { join } from "node:path";
-import { readRun } from "../harness/src/archive/index.js";
+import { readRun, readTranscript } from "../harness/src/archive/index.js";
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
 import { startScriptedOpenAIServer } from "../tests/support/scripted-openai-server.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
@@ -43,6 +43,24 @@ async function readPhases(runDir: string): Promise<{ phases: Record<(typeof PHAS
   return { phases: Object.fromEntries(PHASES.map((p) => [p, median(p)])) as Record<(typeof PHASES)[number], number>, window: [Math.min(...times), Math.max(...times)] };
 }
 
+/**
+ * How long each child took to its agent's first action (its first tool or model call, from
+ * the harness's transcript): the container taken, the trees sent in, the agent loaded, all
+ * under the other children's load. The first wave (W children starting together) apart from
+ * the later ones (started as earlier children finished). Seconds, median and max.
+ */
+async function firstActions(runDir: string, workers: number): Promise<Record<"firstWave" | "later", { p50: number; max: number } | null>> {
+  const children = (await readRun(runDir)).generations.filter((g) => g.parent !== null).sort((a, b) => a.id.localeCompare(b.id));
+  const delays: { wave1: boolean; s: number }[] = [];
+  for (const [i, g] of children.entries()) {
+    const started = Date.parse(g.createdAt) - (g.timings.total ?? NaN);
+    const first = (await readTranscript(runDir, g.id)).entries.find((e) => e.kind === "tool" || e.kind === "llm");
+    if (first !== undefined && !Number.isNaN(started)) delays.push({ wave1: i < workers, s: (Date.parse(first.at) - started) / 1000 });
+  }
+  const summary = (xs: number[]) => (xs.length === 0 ? null : { p50: percentile(xs, 50), max: Math.max(...xs) });
+  return { firstWave: summary(delays.filter((d) => d.wave1).map((d) => d.s)), later: summary(delays.filter((d) => !d.wave1).map((d) => d.s)) };
+}
+
 async function main(): Promise<void> {
   console.log(`llm throughput: task ${task}, ${latencyMs} ms per model call, ${TURNS} calls per child, W = ${workers.join(", ")}, ${waves} waves per W`);
   const rows = [];
@@ -60,7 +78,8 @@ async function main(): Promise<void> {
       const ideal = r.children / idealMinutes;
       const { phases, window } = await readPhases(join(out, "llm"));
       const cpu = busy.summary(...window);
-      rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, phases, cpu, ...r, bestVisibleCurve: undefined });
+      const firstAction = await firstActions(join(out, "llm"), w);
+      rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, phases, firstAction, cpu, ...r, bestVisibleCurve: undefined });
     } finally {
       busy.stop();
       await server.close();
@@ -73,6 +92,9 @@ async function main(): Promise<void> {
   ]));
   console.log(`\nmedian wall time per child and phase, s (self-modify includes the ${TURNS} × ${latencyMs / 1000} s of model latency):`);
   console.log(table([["W", ...PHASES], ...rows.map((r) => [String(r.workers), ...PHASES.map((p) => r.phases[p] / 1000)])]));
+  const delay = (d: { p50: number; max: number } | null): string => (d === null ? "—" : `${d.p50.toFixed(2)} / ${d.max.toFixed(2)}`);
+  console.log("\nfrom a child's start to its agent's first tool or model call, s (median / max): the W children that start together, and those started later:");
+  console.log(table([["W", "first wave", "later"], ...rows.map((r) => [String(r.workers), delay(r.firstAction.firstWave), delay(r.firstAction.later)])]));
   console.log(`\nthe machine's CPUs over the rate's window (every process: harness, containers, Docker engine), sampled every 0.1 s:`);
   console.log(table([["W", "window s", "mean busy", "saturated s (all cores ≥ 95 %)"], ...rows.map((r) => [String(r.workers), ...(r.cpu === null ? ["—", "—", "—"] : [r.cpu.seconds, `${(100 * r.cpu.meanBusy).toFixed(0)}%`, r.cpu.saturatedSeconds])])]));
   const file = await saveResults("llm-throughput", { task, latencyMs, turns: TURNS, waves, rows });
