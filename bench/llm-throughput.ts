@@ -10,7 +10,7 @@
  *   npx tsx bench/llm-throughput.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
 import { join } from "node:path";
-import { readRun, readTranscript } from "../harness/src/archive/index.js";
+import { readRun, readTranscript, type GenerationRecord } from "../harness/src/archive/index.js";
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
 import { startScriptedOpenAIServer } from "../tests/support/scripted-openai-server.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
@@ -35,8 +35,7 @@ const PHASES = ["selfModify", "compile", "import", "evaluate", "total"] as const
  * Median milliseconds per phase over a run's children (the seed left out), and the window the
  * rate is measured over: from the seed's record to the last child's (epoch ms).
  */
-async function readPhases(runDir: string): Promise<{ phases: Record<(typeof PHASES)[number], number>; window: [number, number] }> {
-  const generations = (await readRun(runDir)).generations;
+function phasesOf(generations: readonly GenerationRecord[]): { phases: Record<(typeof PHASES)[number], number>; window: [number, number] } {
   const children = generations.filter((g) => g.parent !== null);
   const median = (phase: (typeof PHASES)[number]) => percentile(children.map((g) => g.timings[phase] ?? NaN).filter((t) => !Number.isNaN(t)), 50);
   const times = generations.map((g) => Date.parse(g.createdAt));
@@ -49,8 +48,8 @@ async function readPhases(runDir: string): Promise<{ phases: Record<(typeof PHAS
  * under the other children's load. The first wave (W children starting together) apart from
  * the later ones (started as earlier children finished). Seconds, median and max.
  */
-async function firstActions(runDir: string, workers: number): Promise<Record<"firstWave" | "later", { p50: number; max: number } | null>> {
-  const children = (await readRun(runDir)).generations.filter((g) => g.parent !== null).sort((a, b) => a.id.localeCompare(b.id));
+async function firstActions(runDir: string, generations: readonly GenerationRecord[], workers: number): Promise<Record<"firstWave" | "later", { p50: number; max: number } | null>> {
+  const children = generations.filter((g) => g.parent !== null).sort((a, b) => a.id.localeCompare(b.id));
   const delays: { wave1: boolean; s: number }[] = [];
   for (const [i, g] of children.entries()) {
     const started = Date.parse(g.createdAt) - (g.timings.total ?? NaN);
@@ -76,9 +75,11 @@ async function main(): Promise<void> {
       const callsPerChild = calls / Math.max(1, r.children);
       const idealMinutes = (Math.ceil(r.children / w) * TURNS * latencyMs) / 60_000;
       const ideal = r.children / idealMinutes;
-      const { phases, window } = await readPhases(join(out, "llm"));
+      const runDir = join(out, "llm");
+      const records = (await readRun(runDir)).generations;
+      const { phases, window } = phasesOf(records);
       const cpu = busy.summary(...window);
-      const firstAction = await firstActions(join(out, "llm"), w);
+      const firstAction = await firstActions(runDir, records, w);
       rows.push({ workers: w, loadBefore, loadAfter: load1(), calls, callsPerChild, ideal, ofIdeal: r.perMinute / ideal, phases, firstAction, cpu, ...r, bestVisibleCurve: undefined });
     } finally {
       busy.stop();
