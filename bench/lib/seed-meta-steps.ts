@@ -1,8 +1,9 @@
 /**
  * One cold pass of the seed's offline meta agent over its own tree, as in a self-modification
- * container, for bench/seed-meta-cpu.ts: ts-morph loaded, the tree opened as a knob search
- * (every file parsed, knobs found), then four proposals (each a draft of the inner loop), with
- * the in-container type-check of each edit on or off. Prints one JSON line of CPU-seconds.
+ * container, for bench/seed-meta-cpu.ts: TypeScript loaded, the tree opened as a knob search
+ * (every file parsed, knobs found; with the type-check on, ts-morph loaded and the tree put in
+ * its project too), then four proposals (each a draft of the inner loop), with the
+ * in-container type-check of each edit on or off. Prints one JSON line of CPU-seconds.
  *
  *   node --import tsx/esm bench/lib/seed-meta-steps.ts check|nocheck
  */
@@ -13,7 +14,7 @@ const cpu = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-await import("ts-morph");
+await import("typescript");
 const { search } = await import("../../seed-agent/meta/search-params.js");
 search.typeCheck = process.argv[2] === "check";
 const { openKnobSearch } = await import("../../seed-agent/meta/knob-search.js");

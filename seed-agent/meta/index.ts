@@ -5,9 +5,9 @@
  * the offline strategy changes knobs so a generation is never empty. A tester generation
  * (request.role "tester") goes to role.ts instead.
  *
- * The strategies (and ts-morph, which they use) are imported when `improve` runs, not when
- * this module loads: loading ts-morph takes seconds, and the harness's import check loads
- * this module only to see that `improve` is a function.
+ * The strategies (and TypeScript, which they parse with) are imported when `improve` runs,
+ * not when this module loads: loading the compiler costs a good part of a CPU-second cold,
+ * and the harness's import check loads this module only to see that `improve` is a function.
  */
 import type { ImproveContext, ImproveFn, ImproveRequest } from "@evolve/contract";
 import type { LlmOutcome } from "./llm.js";

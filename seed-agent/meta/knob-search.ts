@@ -1,18 +1,18 @@
 /**
- * The tree as the offline strategy searches it: every TypeScript file in an in-memory
- * ts-morph project, and `propose()`, which changes a few knobs of it guided by the lineage
+ * The tree as the offline strategy searches it: the text of every TypeScript file, parsed
+ * on demand (knobs.ts), and `propose()`, which changes a few knobs of it guided by the lineage
  * (keep moving a knob that helped, back off one that hurt) and by the feedback (timeouts
  * push effort knobs down). Deterministic for ctx.random.
  */
 import type { ImproveContext, ImproveRequest } from "@evolve/contract";
 import { posix } from "node:path";
-import { Project, type SourceFile } from "ts-morph";
-import { annotatedKnobs, literalKnobs, type Knob } from "./knobs.js";
+import ts from "typescript";
+import { openEditCheck, type EditCheck } from "./edit-check.js";
+import { annotatedKnobs, literalKnobs, parseSource, type Knob } from "./knobs.js";
 import { hintFor, knobHistory, mutate, type Hint, type Move } from "./moves.js";
 import { search } from "./search-params.js";
 import { helpedNearby, moveKey, triedFromParent } from "./tried.js";
 
-const ROOT = "/agent/";
 export const SELF = "meta/search-params.ts";
 /** The tester (arena runs): its knobs move only in a tester generation, never for the solver. */
 export const TESTER_DIR = "tester/";
@@ -24,7 +24,7 @@ const CHECK_MARGIN_MS = 8000;
 /** Path → source text of the tree's TypeScript files. */
 export type Texts = Map<string, string>;
 
-/** The tree in a ts-morph project, and the moves that change it. */
+/** The tree's files as they are now, and the moves that change them. */
 export interface KnobSearch {
   /** The files as the parent left them. */
   readonly originals: Texts;
@@ -32,9 +32,9 @@ export interface KnobSearch {
   readonly taskFile: string | null;
   readonly withKnobs: readonly string[];
   readonly checking: boolean;
-  /** The project's files as they are now. */
+  /** The files as they are now. */
   texts(): Texts;
-  /** Puts the project's files back to `texts`. */
+  /** Puts the files back to `texts`. */
   restore(texts: Texts): void;
   /**
    * Changes a few knobs of the project's files (the plan, then a fallback so it is never empty
@@ -44,37 +44,14 @@ export interface KnobSearch {
   propose(exclude?: ReadonlySet<string>): Move[];
 }
 
-/** Loads every TypeScript file of the tree into an in-memory ts-morph project. */
-async function loadTree(ctx: ImproveContext): Promise<{ project: Project; originals: Texts }> {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, target: 9, module: 199, moduleResolution: 99, lib: ["lib.es2023.d.ts"], noEmit: true },
-  });
+/** The text of every TypeScript file of the tree (declaration files left out). */
+async function loadTree(ctx: ImproveContext): Promise<Texts> {
   const originals: Texts = new Map();
   for (const path of await ctx.files.list()) {
     if (!path.endsWith(".ts") || path.endsWith(".d.ts")) continue;
-    const text = await ctx.files.read(path);
-    originals.set(path, text);
-    project.createSourceFile(ROOT + path, text);
+    originals.set(path, await ctx.files.read(path));
   }
-  return { project, originals };
-}
-
-/**
- * One file's diagnostics as comparable keys (no positions: an edit shifts them). Only the
- * edited file is checked: a changed literal breaks its own file in all but contrived cases,
- * checking it alone costs a tenth of checking the tree, and the harness's compile gate
- * still catches the rest. The contract module is not in the tree, so its absence is ignored.
- */
-function diagnosticKeys(sf: SourceFile): Set<string> {
-  const keys = new Set<string>();
-  for (const d of sf.getPreEmitDiagnostics()) {
-    const raw = d.getMessageText();
-    const message = typeof raw === "string" ? raw : raw.getMessageText();
-    if (d.getCode() === 2307 || message.includes("@evolve/contract")) continue;
-    keys.add(`${d.getCode()}|${message}`);
-  }
-  return keys;
+  return originals;
 }
 
 /**
@@ -84,10 +61,10 @@ function diagnosticKeys(sf: SourceFile): Set<string> {
  */
 const META_DIR = "meta/";
 
-function knobsOf(path: string, sf: SourceFile): Knob[] {
+/** A file's annotated knobs, else (the literal fallback) its plain literals. */
+function knobsOf(path: string, sf: ts.SourceFile): Knob[] {
   const annotated = annotatedKnobs(path, sf);
-  if (annotated.length > 0 || !search.literalFallback || path.startsWith(META_DIR)) return annotated;
-  return literalKnobs(path, sf, annotated);
+  return annotated.length > 0 ? annotated : literalKnobs(path, sf, annotated);
 }
 
 function pickWeighted<T>(items: readonly T[], weight: (item: T) => number, random: () => number): T | undefined {
@@ -104,15 +81,16 @@ function pickWeighted<T>(items: readonly T[], weight: (item: T) => number, rando
  * The files `start` imports, directly or through others, by relative specifiers (`./x.js` is
  * the tree's `x.ts`), `start` included.
  */
-function importClosure(start: string, sourceOf: (path: string) => SourceFile | undefined): Set<string> {
+function importClosure(start: string, sourceOf: (path: string) => ts.SourceFile | undefined): Set<string> {
   const seen = new Set<string>();
   const pending = [start];
   for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
     const sf = sourceOf(path);
     if (seen.has(path) || sf === undefined) continue;
     seen.add(path);
-    const specifiers = [...sf.getImportDeclarations(), ...sf.getExportDeclarations()].map((d) => d.getModuleSpecifierValue());
-    for (const spec of specifiers) {
+    for (const statement of sf.statements) {
+      const specifier = ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) ? statement.moduleSpecifier : undefined;
+      const spec = specifier !== undefined && ts.isStringLiteral(specifier) ? specifier.text : undefined;
       if (spec === undefined || !spec.startsWith(".")) continue;
       pending.push(posix.join(posix.dirname(path), spec).replace(/\.js$/, ".ts"));
     }
@@ -145,7 +123,7 @@ export interface SearchOptions {
 /**
  * Opens the search over the workspace's tree (see SearchOptions for its scope and checks).
  *
- * Long on purpose: `propose` and `restore` are closures over one ts-morph project, the
+ * Long on purpose: `propose` and `restore` are closures over the files' texts, the
  * per-file diagnostic baselines and the run's random stream, drawn from in the order the seed
  * has always drawn (a split would pass a dozen values around, and any change in the order of
  * draws changes every seeded run's route).
@@ -153,9 +131,20 @@ export interface SearchOptions {
 export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContext, options: SearchOptions = {}): Promise<KnobSearch> {
   const { scope } = options;
   const random = (): number => ctx.random();
-  const { project, originals } = await loadTree(ctx);
+  const originals = await loadTree(ctx);
   const paths = [...originals.keys()];
-  const sourceOf = (path: string): SourceFile | undefined => project.getSourceFile(ROOT + path);
+  const current: Texts = new Map(originals);
+  const parsed = new Map<string, ts.SourceFile>();
+  // A file is parsed again only when its text has changed since its last parse.
+  const sourceOf = (path: string): ts.SourceFile | undefined => {
+    const text = current.get(path);
+    if (text === undefined) return undefined;
+    const known = parsed.get(path);
+    if (known !== undefined && known.text === text) return known;
+    const sf = parseSource(path, text);
+    parsed.set(path, sf);
+    return sf;
+  };
   const history = knobHistory(request.lineage, search.memory);
   const triedBefore = triedFromParent(request, search.memory);
   const preferred = helpedNearby(request);
@@ -175,19 +164,28 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
 
   const inScope = (p: string): boolean => (scope === undefined ? !p.startsWith(TESTER_DIR) : p.startsWith(scope));
   // A scoped search moves annotated knobs only: the scope's plain literals are its code, not its settings.
-  const knobsIn = (p: string, sf: SourceFile): Knob[] => (scope === undefined ? knobsOf(p, sf) : annotatedKnobs(p, sf));
+  const annotatedOnly = (p: string): boolean => scope !== undefined || p.startsWith(META_DIR) || !search.literalFallback;
+  const knobsIn = (p: string): Knob[] => {
+    // Without `evolve:` in its text a file has no annotated knob, so one searched for no other
+    // kind is not even parsed: most of our own folder, and most of the search's opening CPU.
+    if (annotatedOnly(p) && !(current.get(p) ?? "").includes("evolve:")) return [];
+    const sf = sourceOf(p);
+    if (sf === undefined) return [];
+    return annotatedOnly(p) ? annotatedKnobs(p, sf) : knobsOf(p, sf);
+  };
   const taskFile = scope === undefined ? taskFileOf(request.task.name, paths) : null;
-  const withKnobs = paths.filter((p) => { const sf = sourceOf(p); return inScope(p) && sf !== undefined && knobsIn(p, sf).length > 0; });
+  const withKnobs = paths.filter((p) => inScope(p) && knobsIn(p).length > 0);
   // With the task's solver known, the other task/ files with knobs are other tasks' solvers:
   // a move there cannot change this task's score, so a draft spent on one is a container lost.
   // Files the solver imports stay, and so does everything outside task/.
   const solverClosure = taskFile === null ? null : importClosure(taskFile, sourceOf);
   const searchable = withKnobs.filter((p) => solverClosure === null || !p.startsWith("task/") || solverClosure.has(p));
   const checking = (options.typeCheck ?? search.typeCheck) && Date.now() < request.budget.deadline - CHECK_MARGIN_MS;
+  const check: EditCheck | null = checking ? await openEditCheck(originals) : null;
   const baselines = new Map<string, Set<string>>();
-  // Diagnostics of a file as the parent left it: an edit may not add to them.
-  const baselineOf = (path: string, sf: SourceFile): Set<string> => {
-    const known = baselines.get(path) ?? diagnosticKeys(sf);
+  // Diagnostics of a file before its first edit: an edit may not add to them.
+  const baselineOf = (path: string, edit: EditCheck): Set<string> => {
+    const known = baselines.get(path) ?? edit.keys(path, current);
     baselines.set(path, known);
     return known;
   };
@@ -212,12 +210,12 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     const tried = new Set<string>();
 
     // Sets a knob, unless that adds a diagnostic to its file (then the file is put back).
-    const apply = (path: string, sf: SourceFile, knob: Knob, next: string): boolean => {
-      const baseline = checking ? baselineOf(path, sf) : new Set<string>();
-      const before = sf.getFullText();
-      sf.replaceText([knob.start, knob.end], next);
-      if (checking && [...diagnosticKeys(sf)].some((k) => !baseline.has(k))) {
-        sf.replaceWithText(before);
+    const apply = (path: string, knob: Knob, next: string): boolean => {
+      const before = current.get(path) ?? "";
+      const baseline = check === null ? null : baselineOf(path, check);
+      current.set(path, before.slice(0, knob.start) + next + before.slice(knob.end));
+      if (check !== null && baseline !== null && [...check.keys(path, current)].some((k) => !baseline.has(k))) {
+        current.set(path, before);
         return false;
       }
       moves.push({ file: path, name: knob.name, from: knob.text, to: next });
@@ -225,10 +223,9 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     };
 
     const editOnce = (path: string): boolean => {
-      const sf = sourceOf(path);
-      if (!sf) return false;
+      if (!current.has(path)) return false;
       for (let attempt = 0; attempt < 6; attempt++) {
-        const knobs = knobsIn(path, sf).filter((k) => !tried.has(`${path}|${k.name}`));
+        const knobs = knobsIn(path).filter((k) => !tried.has(`${path}|${k.name}`));
         const hints = new Map(knobs.map((k) => [k, hintOf(k)] as const));
         const knob = pickWeighted(knobs, (k) => hints.get(k)?.weight ?? 1, random);
         const hint = knob && hints.get(knob);
@@ -236,16 +233,15 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
         tried.add(`${path}|${knob.name}`);
         const next = mutate(knob, hint, steps, random);
         if (next === null || !untried(path, knob.name, next)) continue;
-        if (apply(path, sf, knob, next)) return true;
+        if (apply(path, knob, next)) return true;
       }
       return false;
     };
 
     // First a move that raised a close relative's score, where its knob is still at the value it moved from.
     for (const m of preferred) {
-      const sf = inScope(m.file) && untried(m.file, m.name, m.to) ? sourceOf(m.file) : undefined;
-      const knob = sf === undefined ? undefined : knobsIn(m.file, sf).find((k) => k.name === m.name && k.text === m.from);
-      if (sf !== undefined && knob !== undefined && apply(m.file, sf, knob, m.to)) return moves;
+      const knob = inScope(m.file) && untried(m.file, m.name, m.to) ? knobsIn(m.file).find((k) => k.name === m.name && k.text === m.from) : undefined;
+      if (knob !== undefined && apply(m.file, knob, m.to)) return moves;
     }
     for (const path of plan) editOnce(path);
     // Never an empty proposal: fall back to any knob that can change the score, then to our own search parameters.
@@ -258,12 +254,9 @@ export async function openKnobSearch(request: ImproveRequest, ctx: ImproveContex
     taskFile,
     withKnobs,
     checking,
-    texts: () => new Map(paths.map((p) => [p, sourceOf(p)?.getFullText() ?? originals.get(p) ?? ""])),
+    texts: () => new Map(paths.map((p) => [p, current.get(p) ?? ""])),
     restore(texts) {
-      for (const [path, text] of texts) {
-        const sf = sourceOf(path);
-        if (sf !== undefined && sf.getFullText() !== text) sf.replaceWithText(text);
-      }
+      for (const [path, text] of texts) if (current.has(path)) current.set(path, text);
     },
     propose,
   };

@@ -1,6 +1,6 @@
 /**
- * The offline strategy (the default without an LLM): change a few knobs of the tree with
- * ts-morph (knob-search.ts). Without ctx.evaluate it submits one proposal, untested; with
+ * The offline strategy (the default without an LLM): change a few knobs of the tree, found
+ * in its syntax trees (knob-search.ts). Without ctx.evaluate it submits one proposal, untested; with
  * it, the inner loop (inner-loop.ts) tests several and keeps the best. Deterministic for
  * ctx.random (and, with the inner loop, for the scores the harness answers).
  */
