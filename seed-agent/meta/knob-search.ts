@@ -37,7 +37,7 @@ export interface KnobSearch {
   /** Puts the files back to `texts`. */
   restore(texts: Texts): void;
   /**
-   * Changes a few knobs of the project's files (the plan, then a fallback so it is never empty
+   * Changes a few knobs of the files (the plan, then a fallback so it is never empty
    * while an untried move exists); returns the moves. A move a sibling already tried (the
    * request's attempts), or one in `exclude` (moveKey), is never proposed.
    */
