@@ -3,24 +3,8 @@
  * report and the held-out rule. The rule is selection's (it weighs approval and whole scores
  * as parent choice does), read structurally from records, so the archive stores and never judges.
  */
-import { visibleComplete, type VisibleCoverage } from "../results/index.js";
 import { approvalCleared } from "../supervision/index.js";
-import { compareIds, type GenerationLike } from "./candidates.js";
-
-/**
- * What the rule reads of a record: a whole one, or the summary `evolve ls` and `show` read
- * (archive/generation-summary.ts), whose evaluation is only what says it covered the split.
- */
-export type Contender = Pick<GenerationLike, "id" | "status" | "scores" | "approval"> & { readonly evaluation?: VisibleCoverage | null };
-
-/**
- * A valid generation's visible score when it covers the whole visible split (so it may be
- * compared with others), else null: a child whose race stopped early has only a partial one.
- */
-export function wholeVisibleScore(g: Contender): number | null {
-  if (g.status.kind !== "valid" || g.scores.visible === null) return null;
-  return g.evaluation == null || visibleComplete(g.evaluation) ? g.scores.visible : null;
-}
+import { compareIds, wholeVisibleScore, type Contender, type GenerationLike } from "./generation.js";
 
 /** Its score as a contender for "the best": whole, valid and cleared by the run's policy; else null. */
 export function contenderScore(g: Contender): number | null {

@@ -4,10 +4,9 @@
  * pooled outcomes. Built structurally from generation records so selection stays a pure
  * leaf module (it does not import the archive).
  */
-import type { EvaluationResult } from "../results/index.js";
-import { approvalCleared, type ApprovalLike } from "../supervision/index.js";
+import { approvalCleared } from "../supervision/index.js";
 import { cladeOutcomes, type CladeOutcomes } from "./clade.js";
-import { wholeVisibleScore } from "./best-generation.js";
+import { compareIds, wholeVisibleScore, type GenerationLike } from "./generation.js";
 
 /** One possible parent. */
 export interface SelectionCandidate {
@@ -29,18 +28,6 @@ export interface SelectionCandidate {
   readonly clade?: CladeOutcomes;
   /** Generations on its plateau: itself and the relatives joined to it by parent-child links of the same whole visible score, below the archive's best; 1 at the best, and when absent. */
   readonly plateau?: number;
-}
-
-/** The fields of a generation record that selection reads. */
-export interface GenerationLike {
-  readonly id: string;
-  readonly parent: string | null;
-  readonly status: { readonly kind: "valid" | "invalid" | "duplicate" };
-  readonly scores: { readonly visible: number | null };
-  /** The evaluation, when it ran: whether it was whole, and the instance scores the clades pool. */
-  readonly evaluation?: EvaluationResult | null;
-  /** The approval request a run policy attached, if any. */
-  readonly approval?: ApprovalLike | undefined;
 }
 
 /**
@@ -114,14 +101,6 @@ function plateauSizes(generations: readonly GenerationLike[]): Map<string, numbe
   for (const g of generations) sizes.set(find(g.id), (sizes.get(find(g.id)) ?? 0) + 1);
   // The top plateau is the frontier: it keeps each member's whole weight.
   return new Map(generations.map((g) => [g.id, top !== null && scores.get(g.id) === top ? 1 : sizes.get(find(g.id)) ?? 1] as const));
-}
-
-/** Numeric order of generation ids ("g0009" < "g0010" < "g10000"); other ids by string. */
-export function compareIds(a: string, b: string): number {
-  const na = /^g(\d+)$/.exec(a)?.[1];
-  const nb = /^g(\d+)$/.exec(b)?.[1];
-  if (na !== undefined && nb !== undefined && na.length !== nb.length) return na.length - nb.length;
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The valid candidates in id order, with non-finite scores treated as 0. */

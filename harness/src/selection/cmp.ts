@@ -9,7 +9,7 @@
  */
 import type { SelectionCandidate } from "./candidates.js";
 import { betaSample } from "./beta-sample.js";
-import type { SelectionStrategy } from "./strategies.js";
+import type { Rng } from "./rng.js";
 
 /** The Beta posterior of a candidate's clade under a uniform prior. */
 export function cladePosterior(c: SelectionCandidate): { alpha: number; beta: number } {
@@ -18,29 +18,26 @@ export function cladePosterior(c: SelectionCandidate): { alpha: number; beta: nu
   return { alpha: 1 + successes, beta: 1 + failures };
 }
 
-export function cmpStrategy(): SelectionStrategy {
-  return {
-    name: "cmp",
-    description: "Huxley-Gödel Machine: Thompson sampling of each clade's Beta(1 + successes, 1 + failures) over its subtree's visible results (invalid children count as zeros)",
-    stochastic: true,
-    weights: (cs) =>
-      cs.map((c) => {
-        const { alpha, beta } = cladePosterior(c);
-        return alpha / (alpha + beta);
-      }),
-    // Candidates arrive in id order, so the draws (and the RNG state after them) depend on the archive alone.
-    draw: (cs, rng) => {
-      let chosen = 0;
-      let highest = -Infinity;
-      cs.forEach((c, i) => {
-        const { alpha, beta } = cladePosterior(c);
-        const x = betaSample(alpha, beta, rng);
-        if (x > highest) {
-          highest = x;
-          chosen = i;
-        }
-      });
-      return chosen;
-    },
-  };
+/** Each clade's posterior mean: what cmp's draws are centred on (the weights it reports). */
+export function cladeMeans(candidates: readonly SelectionCandidate[]): number[] {
+  return candidates.map((c) => {
+    const { alpha, beta } = cladePosterior(c);
+    return alpha / (alpha + beta);
+  });
+}
+
+/** Thompson sampling: one Beta draw per clade, the index of the highest. */
+export function thompsonDraw(candidates: readonly SelectionCandidate[], rng: Rng): number {
+  // Candidates arrive in id order, so the draws (and the RNG state after them) depend on the archive alone.
+  let chosen = 0;
+  let highest = -Infinity;
+  candidates.forEach((c, i) => {
+    const { alpha, beta } = cladePosterior(c);
+    const x = betaSample(alpha, beta, rng);
+    if (x > highest) {
+      highest = x;
+      chosen = i;
+    }
+  });
+  return chosen;
 }

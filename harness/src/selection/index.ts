@@ -1,7 +1,8 @@
 export { createRng, restoreRng, RngState } from "./rng.js";
 export type { Rng } from "./rng.js";
-export { candidatesFromGenerations, compareIds } from "./candidates.js";
-export type { GenerationLike, SelectionCandidate } from "./candidates.js";
+export { candidatesFromGenerations } from "./candidates.js";
+export type { SelectionCandidate } from "./candidates.js";
+export { compareIds, wholeVisibleScore, type Contender, type GenerationLike } from "./generation.js";
 export { cladeOutcomes } from "./clade.js";
 export type { CladeMember, CladeOutcomes } from "./clade.js";
 export { cladePosterior } from "./cmp.js";
@@ -15,4 +16,4 @@ export {
 } from "./strategies.js";
 export type { SelectionStrategy, StrategyOptions } from "./strategies.js";
 export { selectionProbabilities, selectParent } from "./select-parent.js";
-export { bestGeneration, contenderScore, rankAmongBest, ranksAbove, wholeVisibleScore, type Contender } from "./best-generation.js";
+export { bestGeneration, contenderScore, rankAmongBest, ranksAbove } from "./best-generation.js";

@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { assertNever } from "../kernel/index.js";
 import type { SelectionCandidate } from "./candidates.js";
-import { compareIds } from "./candidates.js";
-import { cmpStrategy } from "./cmp.js";
+import { compareIds } from "./generation.js";
+import { cladeMeans, thompsonDraw } from "./cmp.js";
 import type { Rng } from "./rng.js";
 
 export const SelectionStrategyName = z.enum(["score_child_prop", "hyperagents", "cmp", "best", "random", "greedy", "latest"]);
@@ -87,7 +87,13 @@ export function strategyByName(name: SelectionStrategyName, options: StrategyOpt
         },
       };
     case "cmp":
-      return cmpStrategy();
+      return {
+        name,
+        description: "Huxley-Gödel Machine: Thompson sampling of each clade's Beta(1 + successes, 1 + failures) over its subtree's visible results (invalid children count as zeros)",
+        stochastic: true,
+        weights: cladeMeans,
+        draw: thompsonDraw,
+      };
     case "best":
       // Ties go to the earliest generation: the first to reach a score stays the reference.
       return {

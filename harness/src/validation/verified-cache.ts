@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { ts } from "ts-morph";
-import type { VerifiedStore } from "./verified-store.js";
+import type { VerifiedFile, VerifiedStore } from "./verified-store.js";
 import { memoBySource } from "./source-memo.js";
 
 /** A tree file as the cache sees it. */
@@ -18,11 +18,6 @@ export interface CacheInput {
   /** `/`-separated, relative to the tree root. */
   path: string;
   source: ts.SourceFile;
-}
-
-/** What is remembered of a clean file: its emitted JS (null for a declaration file). */
-export interface VerifiedFile {
-  js: string | null;
 }
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");

@@ -17,7 +17,11 @@ import { createHash } from "node:crypto";
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { VerifiedFile } from "./verified-cache.js";
+
+/** What is remembered of a clean file: its emitted JS (null for a declaration file). */
+export interface VerifiedFile {
+  js: string | null;
+}
 
 /** Bump when what is stored, or how TreeCompiler uses it, changes. */
 const STORE_FORMAT = 1;
