@@ -15,6 +15,12 @@
  * A quick check (bench/results/cost-reduced.json):
  *   npm run bench:cost -- --tasks email-validation --seeds 1 --children 6 --configs today,default --ablations none
  * Results are saved after every run; the same command later skips what is recorded (--fresh starts over).
+ *
+ * `--repeats R` runs every configuration but today's R times per seed, on the same seed and
+ * target: at W = 2 the order in which children finish differs from run to run, and one run of a
+ * seed can reach the target at a fifth of the containers another needs. A seed's figure is then
+ * the mean over its runs (an unreached run counted at the cap), and the summary prints each
+ * seed's range.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -26,7 +32,7 @@ import { formatPairedRatio, pairedRatio } from "./lib/paired-ratio.js";
 import { spawnScript } from "./lib/spawn-run.js";
 import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
 
-checkArgs("npx tsx bench/cost.ts [--tasks email-validation,snake,circle-packing] [--seeds 5] [--children 24] [--cap 3] [--workers 2] [--configs today,greedy,default] [--ablations attempts,cmp,racing] [--ablation-tasks email-validation] [--name cost] [--redo default] [--fresh]");
+checkArgs("npx tsx bench/cost.ts [--tasks email-validation,snake,circle-packing] [--seeds 5] [--children 24] [--cap 3] [--workers 2] [--configs today,greedy,default] [--ablations attempts,cmp,racing] [--ablation-tasks email-validation] [--name cost] [--repeats 1] [--redo default] [--fresh]");
 
 interface Config {
   selection: string;
@@ -57,6 +63,7 @@ const seeds = argInt("seeds", FULL.seeds);
 const children = argInt("children", FULL.children);
 const cap = argInt("cap", FULL.cap);
 const workers = argInt("workers", 2);
+const repeats = argInt("repeats", 1);
 const configs = [...new Set(["today", ...argValue("configs", FULL.configs.join(",")).split(",")])];
 const ablationArg = argValue("ablations", FULL.ablations.join(","));
 const ablations = ablationArg === "none" ? [] : ablationArg.split(",");
@@ -71,6 +78,8 @@ interface Row {
   task: string;
   config: string;
   seed: number;
+  /** Which run of this seed (1 when absent: files written before --repeats). */
+  repeat?: number;
   settings: Config & { children: number; cap: number; workers: number };
   /** Today's end (the target and the budget to compare at), copied into every row of its task and seed. */
   target: { heldout: number | null; containers: number };
@@ -126,6 +135,7 @@ async function runConfig(task: string, seed: number, config: string, target: Row
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+const repeatOf = (r: Row): number => r.repeat ?? 1;
 const sd = (xs: readonly number[]): number => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 const fmt = (xs: readonly number[], digits = 3): string => (xs.length === 0 ? "—" : `${mean(xs).toFixed(digits)} ± ${sd(xs).toFixed(digits)}`);
 
@@ -139,9 +149,12 @@ function summarise(rows: readonly Row[]) {
       const today = (seed: number): Row | undefined => rows.find((r) => r.task === task && r.config === "today" && r.seed === seed && r.error === null);
       const capAt = (r: Row): number => cap * r.target.containers;
       const containers = mine.map((r) => r.reach?.containers ?? capAt(r));
-      const pairs = mine.flatMap((r) => {
-        const t = today(r.seed);
-        return t === undefined ? [] : [{ base: t.reach?.containers ?? capAt(t), it: r.reach?.containers ?? capAt(r) }];
+      // One pair per seed: today's run against the mean of this configuration's runs of it.
+      const seedsRun = [...new Set(mine.map((r) => r.seed))].sort((a, b) => a - b);
+      const perSeed = seedsRun.map((seed) => ({ seed, runs: mine.filter((r) => r.seed === seed).map((r) => r.reach?.containers ?? capAt(r)) }));
+      const pairs = perSeed.flatMap(({ seed, runs }) => {
+        const t = today(seed);
+        return t === undefined ? [] : [{ base: t.reach?.containers ?? capAt(t), it: mean(runs) }];
       });
       const ratios = pairs.map((p) => p.base / p.it);
       const cpu = mine.flatMap((r) => (r.reach?.cpuSeconds == null ? [] : [r.reach.cpuSeconds]));
@@ -149,7 +162,7 @@ function summarise(rows: readonly Row[]) {
       const runs = mine.flatMap((r) => (r.run === null ? [] : [r.run]));
       const empty = runs.reduce((n, r) => n + r.emptyDiffs, 0) / Math.max(1, runs.reduce((n, r) => n + r.children, 0));
       const paired = pairs.length === 0 ? null : pairedRatio(pairs);
-      out.push({ task, config, runs: mine.length, reached: mine.filter((r) => r.reach !== null).length, containers, ratios, paired, cpu, held, target: mine.map((r) => r.target.heldout ?? NaN), emptyShare: empty, load: runs.map((r) => r.load[1]) });
+      out.push({ task, config, runs: mine.length, reached: mine.filter((r) => r.reach !== null).length, containers, perSeed, ratios, paired, cpu, held, target: mine.map((r) => r.target.heldout ?? NaN), emptyShare: empty, load: runs.map((r) => r.load[1]) });
     }
   }
   return out;
@@ -159,7 +172,7 @@ async function save(rows: Row[], done: boolean): Promise<string> {
   return saveResults(resultName, {
     reduced,
     complete: done,
-    settings: { tasks, seeds, children, cap, workers, configs, ablations, ablationTasks, definitions: CONFIGS, defaultSelection: DEFAULT_SELECTION_STRATEGY },
+    settings: { tasks, seeds, children, cap, workers, repeats, configs, ablations, ablationTasks, definitions: CONFIGS, defaultSelection: DEFAULT_SELECTION_STRATEGY },
     fullCommand: FULL_COMMAND,
     summary: summarise(rows),
     rows,
@@ -174,15 +187,17 @@ async function main(): Promise<void> {
   for (let seed = 1; seed <= seeds; seed++) {
     for (const task of tasks) {
       const wanted = ["today", ...configs.filter((c) => c !== "today"), ...(ablationTasks.includes(task) ? ablations : [])];
-      for (const config of wanted) {
-        if (rows.some((r) => r.task === task && r.config === config && r.seed === seed)) continue;
+      for (const [config, repeat] of wanted.flatMap((c) => Array.from({ length: c === "today" ? 1 : repeats }, (_, i) => [c, i + 1] as const))) {
+        if (rows.some((r) => r.task === task && r.config === config && r.seed === seed && repeatOf(r) === repeat)) continue;
         const today = rows.find((r) => r.task === task && r.config === "today" && r.seed === seed);
         if (config !== "today" && today === undefined) continue;
         const started = performance.now();
         const { row } = await runConfig(task, seed, config, config === "today" ? null : (today?.target ?? null));
+        if (repeat > 1) row.repeat = repeat;
         rows.push(row);
         const secs = ((performance.now() - started) / 1000).toFixed(0);
-        console.log(row.error !== null ? `  ${task} ${config} seed ${seed}: FAILED: ${row.error.slice(0, 300)}` : `  ${task} ${config} seed ${seed}: target held-out ${row.target.heldout?.toFixed(3) ?? "—"} at ${row.target.containers} containers; reached it at ${row.reach === null ? `— (not within ${cap}×)` : `${row.reach.containers} containers, ${row.reach.cpuSeconds?.toFixed(0) ?? "?"} CPU-s`}; held-out at ${row.target.containers} containers ${row.heldoutAtEqual?.toFixed(3) ?? "—"}; ${row.run?.children} children, ${row.run?.emptyDiffs} empty (${secs} s, load ${row.run?.load.join("→")})`);
+        const which = repeats > 1 && config !== "today" ? ` (run ${repeat})` : "";
+        console.log(row.error !== null ? `  ${task} ${config} seed ${seed}${which}: FAILED: ${row.error.slice(0, 300)}` : `  ${task} ${config} seed ${seed}${which}: target held-out ${row.target.heldout?.toFixed(3) ?? "—"} at ${row.target.containers} containers; reached it at ${row.reach === null ? `— (not within ${cap}×)` : `${row.reach.containers} containers, ${row.reach.cpuSeconds?.toFixed(0) ?? "?"} CPU-s`}; held-out at ${row.target.containers} containers ${row.heldoutAtEqual?.toFixed(3) ?? "—"}; ${row.run?.children} children, ${row.run?.emptyDiffs} empty (${secs} s, load ${row.run?.load.join("→")})`);
         await save(rows, false);
       }
     }
@@ -194,6 +209,9 @@ async function main(): Promise<void> {
   ]));
   console.log("\ntoday ÷ it over the paired seeds: the ratio of the totals, its bootstrap interval over seeds, and the per-seed means (bench/lib/paired-ratio.ts says why three):");
   for (const s of summary) if (s.paired !== null && s.config !== "today") console.log(`  ${s.task} ${s.config}: ${formatPairedRatio(s.paired)} over ${s.paired.seeds} seeds`);
+  const repeated = summary.filter((s) => s.perSeed.some((p) => p.runs.length > 1));
+  if (repeated.length > 0) console.log("\ncontainers to the target, each run of a seed (unreached: the cap):");
+  for (const s of repeated) console.log(`  ${s.task} ${s.config}: ${s.perSeed.map((p) => `${p.seed}: ${p.runs.join(" / ")}`).join("; ")}`);
   const file = await save(rows, true);
   console.log(`${reduced ? "REDUCED settings; " : ""}load at the end ${load1()}; results: ${file}`);
 }
