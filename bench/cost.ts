@@ -64,6 +64,7 @@ const children = argInt("children", FULL.children);
 const cap = argInt("cap", FULL.cap);
 const workers = argInt("workers", 2);
 const repeats = argInt("repeats", 1);
+if (repeats < 1) throw new Error("--repeats must be at least 1 (the runs of each seed, today's run aside)");
 const configs = [...new Set(["today", ...argValue("configs", FULL.configs.join(",")).split(",")])];
 const ablationArg = argValue("ablations", FULL.ablations.join(","));
 const ablations = ablationArg === "none" ? [] : ablationArg.split(",");
