@@ -19,8 +19,8 @@
  * `--repeats R` runs every configuration but today's R times per seed, on the same seed and
  * target: at W = 2 the order in which children finish differs from run to run, and one run of a
  * seed can reach the target at a fifth of the containers another needs. A seed's figure is then
- * the mean over its runs (an unreached run counted at the cap), and the summary prints each
- * seed's range.
+ * the mean over its runs (an unreached run counted at the cap), and the summary lists each
+ * seed's runs.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
