@@ -16,6 +16,12 @@
  *   npm run bench:cost -- --tasks email-validation --seeds 1 --children 6 --configs today,default --ablations none
  * Results are saved after every run; the same command later skips what is recorded (--fresh starts over).
  *
+ * `--configs today,default,today-again` adds the control: today's settings run again and
+ * measured like the others. Today's own run reaches its target within its budget by
+ * construction (the target is its end), so today ÷ today-again is the method's own figure for a
+ * configuration no better than today's, and today-again ÷ default compares two runs that faced
+ * the same target the same way.
+ *
  * `--repeats R` runs every configuration but today's R times per seed, on the same seed and
  * target: at W = 2 the order in which children finish differs from run to run, and one run of a
  * seed can reach the target at a fifth of the containers another needs. A seed's figure is then
@@ -46,6 +52,11 @@ const defaults = RunOptions.parse({});
 /** The configurations by name; "default" is whatever `evolve run` does now. */
 const CONFIGS: Record<string, Config> = {
   today: TODAY,
+  // The control: today's default again, measured like every other configuration against the
+  // target today's own run set. That run's end is its own target, so it reaches it within its
+  // budget by construction; a second run of the same settings (another order of finishing at
+  // W = 2) shows what the method gives a configuration no better than today's.
+  "today-again": TODAY,
   greedy: { ...TODAY, selection: "greedy" },
   default: { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: defaults.discountBarren },
   "all-cmp": { selection: "cmp", attempts: DEFAULT_ATTEMPTS, racing: true, discountBarren: true },
@@ -169,6 +180,19 @@ function summarise(rows: readonly Row[]) {
   return out;
 }
 
+/** Each configuration against the control (today-again) of its task: the mean of each seed's runs on both sides. */
+function controlRatios(summary: ReturnType<typeof summarise>) {
+  return summary.flatMap((s) => {
+    const control = summary.find((c) => c.task === s.task && c.config === "today-again");
+    if (control === undefined || s.config === "today" || s.config === "today-again") return [];
+    const pairs = s.perSeed.flatMap(({ seed, runs }) => {
+      const base = control.perSeed.find((p) => p.seed === seed)?.runs;
+      return base === undefined ? [] : [{ base: mean(base), it: mean(runs) }];
+    });
+    return pairs.length === 0 ? [] : [{ task: s.task, config: s.config, paired: pairedRatio(pairs) }];
+  });
+}
+
 async function save(rows: Row[], done: boolean): Promise<string> {
   return saveResults(resultName, {
     reduced,
@@ -176,6 +200,7 @@ async function save(rows: Row[], done: boolean): Promise<string> {
     settings: { tasks, seeds, children, cap, workers, repeats, configs, ablations, ablationTasks, definitions: CONFIGS, defaultSelection: DEFAULT_SELECTION_STRATEGY },
     fullCommand: FULL_COMMAND,
     summary: summarise(rows),
+    control: controlRatios(summarise(rows)),
     rows,
   });
 }
@@ -210,6 +235,9 @@ async function main(): Promise<void> {
   ]));
   console.log("\ntoday ÷ it over the paired seeds: the ratio of the totals, its bootstrap interval over seeds, and the per-seed means (bench/lib/paired-ratio.ts says why three):");
   for (const s of summary) if (s.paired !== null && s.config !== "today") console.log(`  ${s.task} ${s.config}: ${formatPairedRatio(s.paired)} over ${s.paired.seeds} seeds`);
+  const control = controlRatios(summary);
+  if (control.length > 0) console.log("\ntoday-again ÷ it (the control's containers against each configuration's, seed by seed, the same target):");
+  for (const c of control) console.log(`  ${c.task} ${c.config}: ${formatPairedRatio(c.paired)} over ${c.paired.seeds} seeds`);
   const repeated = summary.filter((s) => s.perSeed.some((p) => p.runs.length > 1));
   if (repeated.length > 0) console.log("\ncontainers to the target, each run of a seed (unreached: the cap):");
   for (const s of repeated) console.log(`  ${s.task} ${s.config}: ${s.perSeed.map((p) => `${p.seed}: ${p.runs.join(" / ")}`).join("; ")}`);
