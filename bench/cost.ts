@@ -15,6 +15,8 @@
  * A quick check (bench/results/cost-reduced.json):
  *   npm run bench:cost -- --tasks email-validation --seeds 1 --children 6 --configs today,default --ablations none
  * Results are saved after every run; the same command later skips what is recorded (--fresh starts over).
+ * Each row keeps the commit it ran at, and the summary warns when a task's rows span several:
+ * a recorded row is reused whatever code made it, so its ratios would compare code too.
  *
  * `--configs today,default,today-again` adds the control: today's settings run again and
  * measured like the others. Today's own run reaches its target within its budget by
@@ -28,6 +30,7 @@
  * the mean over its runs (an unreached run counted at the cap), and the summary lists each
  * seed's runs.
  */
+import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_SELECTION_STRATEGY } from "../harness/src/selection/index.js";
@@ -100,6 +103,8 @@ interface Row {
   run: Omit<CostRunResult, "steps"> | null;
   error: string | null;
   finishedAt: string;
+  /** The commit it ran at (absent: recorded before rows kept it). */
+  commit?: string | null;
 }
 
 /** The first step at which the best's held-out reached `target`. */
@@ -112,6 +117,16 @@ function reachOf(steps: readonly CostStep[], target: number | null): CostStep | 
 function heldoutAt(steps: readonly CostStep[], containers: number): number | null {
   return steps.filter((s) => s.containers <= containers).at(-1)?.best?.heldout ?? null;
 }
+
+/** The commit the runs are made at (null outside a git checkout): rows of several commits compare code as well as settings. */
+function currentCommit(): string | null {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: BENCH_DIR, encoding: "utf8" }).trim();
+  } catch {
+    return null;
+  }
+}
+const COMMIT = currentCommit();
 
 /** Configurations whose recorded runs are run again (their code changed; today's target stays). */
 const redo = argValue("redo", "").split(",").filter((c) => c !== "");
@@ -139,10 +154,10 @@ async function runConfig(task: string, seed: number, config: string, target: Row
     const end = steps.at(-1);
     const own = target ?? { heldout: end?.best?.heldout ?? null, containers: end?.containers ?? result.containers };
     const reached = reachOf(steps, own.heldout);
-    return { row: { task, config, seed, settings, target: own, reach: reached === null ? null : { containers: reached.containers, cpuSeconds: reached.cpuSeconds }, heldoutAtEqual: heldoutAt(steps, own.containers), run, error: null, finishedAt: new Date().toISOString() }, result };
+    return { row: { task, config, seed, settings, target: own, reach: reached === null ? null : { containers: reached.containers, cpuSeconds: reached.cpuSeconds }, heldoutAtEqual: heldoutAt(steps, own.containers), run, error: null, finishedAt: new Date().toISOString(), commit: COMMIT }, result };
   } catch (error) {
     const message = error instanceof Error ? error.message.slice(0, 800) : String(error);
-    return { row: { task, config, seed, settings, target: target ?? { heldout: null, containers: 0 }, reach: null, heldoutAtEqual: null, run: null, error: message, finishedAt: new Date().toISOString() }, result: null };
+    return { row: { task, config, seed, settings, target: target ?? { heldout: null, containers: 0 }, reach: null, heldoutAtEqual: null, run: null, error: message, finishedAt: new Date().toISOString(), commit: COMMIT }, result: null };
   }
 }
 
@@ -238,6 +253,11 @@ async function main(): Promise<void> {
   const control = controlRatios(summary);
   if (control.length > 0) console.log("\ntoday-again ÷ it (the control's containers against each configuration's, seed by seed, the same target):");
   for (const c of control) console.log(`  ${c.task} ${c.config}: ${formatPairedRatio(c.paired)} over ${c.paired.seeds} seeds`);
+  for (const task of tasks) {
+    const shown = rows.filter((r) => r.task === task && r.error === null && [...configs, ...ablations].includes(r.config));
+    const commits = [...new Set(shown.map((r) => r.commit ?? "unrecorded"))];
+    if (commits.length > 1) console.log(`\nwarning: ${task}'s runs were made at ${commits.length} commits (${commits.join(", ")}): the ratios compare code as well as settings; --fresh (or a new --name) runs them all at this one`);
+  }
   const repeated = summary.filter((s) => s.perSeed.some((p) => p.runs.length > 1));
   if (repeated.length > 0) console.log("\ncontainers to the target, each run of a seed (unreached: the cap):");
   for (const s of repeated) console.log(`  ${s.task} ${s.config}: ${s.perSeed.map((p) => `${p.seed}: ${p.runs.join(" / ")}`).join("; ")}`);
