@@ -209,13 +209,14 @@ function controlRatios(summary: ReturnType<typeof summarise>) {
 }
 
 async function save(rows: Row[], done: boolean): Promise<string> {
+  const summary = summarise(rows);
   return saveResults(resultName, {
     reduced,
     complete: done,
     settings: { tasks, seeds, children, cap, workers, repeats, configs, ablations, ablationTasks, definitions: CONFIGS, defaultSelection: DEFAULT_SELECTION_STRATEGY },
     fullCommand: FULL_COMMAND,
-    summary: summarise(rows),
-    control: controlRatios(summarise(rows)),
+    summary,
+    control: controlRatios(summary),
     rows,
   });
 }
