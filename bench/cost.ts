@@ -48,6 +48,8 @@ interface Config {
   attempts: number;
   racing: boolean;
   discountBarren: boolean;
+  /** ctx.evaluate calls a generation may make (drafts); the run's default when absent. */
+  evaluations?: number;
 }
 
 const TODAY: Config = { selection: "score_child_prop", attempts: 0, racing: false, discountBarren: false };
@@ -69,6 +71,10 @@ const CONFIGS: Record<string, Config> = {
   cmp: { ...TODAY, selection: "cmp" },
   racing: { ...TODAY, racing: true },
   discount: { ...TODAY, discountBarren: true },
+  // The new default with fewer drafts a child: a draft is a container, so fewer containers a
+  // child, and the search moves on to siblings (which read the drafts as tried) sooner.
+  "default-e2": { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: defaults.discountBarren, evaluations: 2 },
+  "default-e1": { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: defaults.discountBarren, evaluations: 1 },
 };
 
 const FULL = { tasks: ["email-validation", "snake", "circle-packing"], seeds: 5, children: 24, cap: 3, configs: ["today", "greedy", "default"], ablations: ["attempts", "cmp", "racing"], ablationTasks: ["email-validation"] };
@@ -146,7 +152,7 @@ async function runConfig(task: string, seed: number, config: string, target: Row
   const settings = { ...c, children, cap, workers };
   // A generous check clock for every configuration alike: on a loaded machine the default 30 s can
   // time out the seed's own checks, and a child failing them for the machine's sake is no evidence.
-  const base = { task, seed, workers, selection: c.selection, attempts: c.attempts, racing: c.racing, discountBarren: c.discountBarren, checkTimeoutMs: CHECK_TIMEOUT_MS };
+  const base = { task, seed, workers, selection: c.selection, attempts: c.attempts, racing: c.racing, discountBarren: c.discountBarren, ...(c.evaluations === undefined ? {} : { evaluations: c.evaluations }), checkTimeoutMs: CHECK_TIMEOUT_MS };
   const options = target === null ? { ...base, generations: children } : { ...base, generations: 100_000, containerBudget: cap * target.containers, ...(target.heldout === null ? {} : { stopWhen: { heldout: target.heldout, containers: target.containers } }) };
   try {
     const result = await spawnScript<CostRunResult>("cost-run.ts", options);
