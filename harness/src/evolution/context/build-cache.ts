@@ -4,6 +4,13 @@
  * also remembers which trees passed every gate against which parent: a child whose tree is
  * one of its own ctx.evaluate drafts (the offline strategy keeps its best draft) takes the
  * draft's checks and build instead of compiling and loading the same tree again.
+ *
+ * A draft's build is held by its generation, not kept: most drafts are never a child (about
+ * three a child, ~170 KB each), so once the generation is over (`release`) the builds only it
+ * held are removed, and the scratch folder grows by the children's builds, not the drafts'.
+ * Every other build (a parent's, a child's, one a child took from its draft) is kept for the
+ * run. Each build has a folder of its own, so a removal never meets a later build of the same
+ * tree.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,12 +21,18 @@ import type { Validator } from "../../validation/index.js";
 export interface BuildCache {
   /** The build dir of `snapshotDir` (whose hash is `hash`), compiling it on first use. */
   get(snapshotDir: string, hash: string): Promise<string>;
-  /** Adopts a build that validation already produced for this hash (moves the folder); returns where it now is. */
-  adopt(hash: string, buildDir: string): Promise<string>;
+  /**
+   * Adopts a build that validation already produced for this hash (moves the folder); returns
+   * where it now is. `heldBy`: a draft's generation, which holds the build until `release`;
+   * without it the build is kept for the run.
+   */
+  adopt(hash: string, buildDir: string, heldBy?: string): Promise<string>;
   /** Notes that the tree `hash` passed every gate (import included) as a rewrite under `checkedAs` (checkKey). */
   markChecked(checkedAs: string, hash: string): void;
-  /** The build of `hash` when it passed every gate under `checkedAs`; null when it did not (yet). */
-  checked(checkedAs: string, hash: string): Promise<string> | null;
+  /** The build of `hash` when it passed every gate under `checkedAs`; null when it did not (yet). `heldBy` as for `adopt`. */
+  checked(checkedAs: string, hash: string, heldBy?: string): Promise<string> | null;
+  /** The generation `heldBy` is over: the builds that only it held, and that nothing kept, are removed. */
+  release(heldBy: string): Promise<void>;
   /** Removes every cached build. */
   dispose(): Promise<void>;
 }
@@ -33,11 +46,23 @@ export function checkKey(parentDir: string | null, requireTester: boolean): stri
   return `${parentDir ?? "(no parent)"}\u0000${requireTester ? "tester" : ""}`;
 }
 
+/** One build: its folder (once compiled or moved), and who needs it. */
+interface Entry {
+  dir: Promise<string>;
+  /** Needed for the whole run (a parent's, a child's). */
+  kept: boolean;
+  /** The draft generations that hold it until they are released. */
+  holders: Set<string>;
+  /** The check keys (checkKey) under which the tree passed every gate. */
+  passed: Set<string>;
+}
+
 /** A cache under `root` (a temp folder owned by this process). */
 export function createBuildCache(root: string, validator: Validator): BuildCache {
-  const builds = new Map<string, Promise<string>>();
-  const passed = new Set<string>();
+  const builds = new Map<string, Entry>();
   let counter = 0;
+  // A folder per build, never reused: a removal in flight cannot meet a new build of the same tree.
+  const folder = (hash: string): string => join(root, `${hash}-${counter++}`);
   const compile = async (snapshotDir: string, hash: string): Promise<string> => {
     await mkdir(root, { recursive: true });
     const staging = join(root, `.staging-${counter++}`);
@@ -48,41 +73,56 @@ export function createBuildCache(root: string, validator: Validator): BuildCache
         hint: "the archive or the harness's compiler changed since it was recorded",
       });
     }
-    const target = join(root, hash);
+    const target = folder(hash);
     await rename(staging, target);
     return target;
   };
+  /** Registers a build (synchronously, so two identical candidates never race for one folder). */
+  const enter = (hash: string, dir: Promise<string>): Entry => {
+    const entry: Entry = { dir, kept: false, holders: new Set(), passed: new Set() };
+    builds.set(hash, entry);
+    dir.catch(() => {
+      if (builds.get(hash) === entry) builds.delete(hash);
+    });
+    return entry;
+  };
+  const hold = (entry: Entry, heldBy: string | undefined): Promise<string> => {
+    if (heldBy === undefined) entry.kept = true;
+    else entry.holders.add(heldBy);
+    return entry.dir;
+  };
   return {
     get(snapshotDir, hash) {
-      let build = builds.get(hash);
-      if (build === undefined) {
-        build = compile(snapshotDir, hash);
-        builds.set(hash, build);
-        build.catch(() => builds.delete(hash));
-      }
-      return build;
+      const entry = builds.get(hash) ?? enter(hash, compile(snapshotDir, hash));
+      return hold(entry, undefined);
     },
-    adopt(hash, buildDir) {
+    adopt(hash, buildDir, heldBy) {
       const known = builds.get(hash);
-      if (known !== undefined) return known;
-      // Registered synchronously so two identical children never race for the same folder.
-      const target = join(root, hash);
+      if (known !== undefined) return hold(known, heldBy);
+      const target = folder(hash);
       const moved = mkdir(root, { recursive: true })
         .then(() => rename(buildDir, target))
         .then(() => target);
-      builds.set(hash, moved);
-      moved.catch(() => builds.delete(hash));
-      return moved;
+      return hold(enter(hash, moved), heldBy);
     },
     markChecked(checkedAs, hash) {
-      if (builds.has(hash)) passed.add(`${checkedAs}\u0000${hash}`);
+      builds.get(hash)?.passed.add(checkedAs);
     },
-    checked(checkedAs, hash) {
-      return passed.has(`${checkedAs}\u0000${hash}`) ? (builds.get(hash) ?? null) : null;
+    checked(checkedAs, hash, heldBy) {
+      const entry = builds.get(hash);
+      return entry !== undefined && entry.passed.has(checkedAs) ? hold(entry, heldBy) : null;
+    },
+    async release(heldBy) {
+      const removals: Promise<unknown>[] = [];
+      for (const [hash, entry] of builds) {
+        if (!entry.holders.delete(heldBy) || entry.kept || entry.holders.size > 0) continue;
+        builds.delete(hash);
+        removals.push(entry.dir.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => undefined));
+      }
+      await Promise.all(removals);
     },
     async dispose() {
       builds.clear();
-      passed.clear();
       await rm(root, { recursive: true, force: true });
     },
   };

@@ -52,6 +52,8 @@ export interface CandidateInput {
    * (evaluate-step.ts, draft-run.ts) instead of a container of its own.
    */
   deferImport?: boolean;
+  /** A draft's generation: its build is held by it until the generation is over (BuildCache.release), not kept for the run. */
+  heldBy?: string;
 }
 
 export interface Candidate {
@@ -144,7 +146,7 @@ interface Checked {
 async function checkAndBuild(input: CandidateInput, tree: CandidateTree, timings: PhaseTimings): Promise<Checked> {
   const { ctx, events, generationId } = input;
   const checkedAs = checkKey(input.parentDir, input.requireTester === true);
-  const earlier = ctx.builds.checked(checkedAs, tree.snapshotHash);
+  const earlier = ctx.builds.checked(checkedAs, tree.snapshotHash, input.heldBy);
   if (earlier !== null) {
     const reusedDir = await earlier;
     await events?.appendEvent({ type: "validated", at: new Date().toISOString(), generation: generationId, ok: true, stage: null, code: null });
@@ -173,7 +175,7 @@ async function checkAndBuild(input: CandidateInput, tree: CandidateTree, timings
   const stopped = validated.failure;
   await events?.appendEvent({ type: "validated", at: new Date().toISOString(), generation: generationId, ok: stopped === null, stage: stopped?.stage ?? null, code: stopped?.code ?? null });
   if (stopped !== null) return { failure: stopped, buildDir: null, importDeferred: false, reused: false };
-  const adopted = await ctx.builds.adopt(tree.snapshotHash, buildDir);
+  const adopted = await ctx.builds.adopt(tree.snapshotHash, buildDir, input.heldBy);
   const importDeferred = "importDeferred" in validated && validated.importDeferred;
   if (!importDeferred) ctx.builds.markChecked(checkedAs, tree.snapshotHash);
   return { failure: null, buildDir: adopted, importDeferred, reused: false };

@@ -78,6 +78,8 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
       phase: "draft-validate",
       // Its import gate runs in its evaluation's first session: one container fewer per draft.
       deferImport: true,
+      // Most drafts are never a child: the build goes when the generation is over, unless a child took it.
+      heldBy: run.generationId,
     });
     entry.timings.extract = candidate.timings.extract ?? 0;
     if (candidate.checkMs !== null) entry.timings.checks = candidate.checkMs;

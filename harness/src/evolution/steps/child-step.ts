@@ -73,6 +73,8 @@ export async function runChild(ctx: RunContext, writer: ArchiveWriter, plan: Chi
   } finally {
     solveLlm.close();
     await rm(work, { recursive: true, force: true });
+    // The builds of its drafts that it did not become (build-cache.ts).
+    await ctx.builds.release(id);
   }
 }
 
