@@ -68,8 +68,6 @@ export interface Candidate {
   buildDir: string | null;
   /** Passed every gate but the import, which the first evaluation session makes (`deferImport`). */
   importDeferred: boolean;
-  /** The tree passed every gate earlier (a ctx.evaluate draft of it): its checks and build were taken, not redone. */
-  checksReused: boolean;
   /** Per phase: selfModify, extract and each gate that ran. */
   timings: PhaseTimings;
   /** Wall clock of the gates together; null when they did not run. */
@@ -80,7 +78,7 @@ export interface Candidate {
 export async function runCandidate(input: CandidateInput): Promise<Candidate> {
   const timings: PhaseTimings = {};
   const obtained = await obtainTree(input, timings);
-  const result: Candidate = { ...obtained, duplicateOf: null, buildDir: null, importDeferred: false, checksReused: false, timings, checkMs: null };
+  const result: Candidate = { ...obtained, duplicateOf: null, buildDir: null, importDeferred: false, timings, checkMs: null };
   if (result.failure !== null || result.tree === null) return result;
   result.duplicateOf = input.sameTree?.(result.tree.snapshotHash) ?? null;
   if (result.duplicateOf !== null) return result;
@@ -90,7 +88,6 @@ export async function runCandidate(input: CandidateInput): Promise<Candidate> {
   result.failure = built.failure;
   result.buildDir = built.buildDir;
   result.importDeferred = built.importDeferred;
-  result.checksReused = built.reused;
   return result;
 }
 
@@ -139,7 +136,6 @@ interface Checked {
   failure: ValidationFailure | null;
   buildDir: string | null;
   importDeferred: boolean;
-  reused: boolean;
 }
 
 /** Gates (policy → compile → signature → import) and, when they pass, the build in the run's cache. */
@@ -150,7 +146,7 @@ async function checkAndBuild(input: CandidateInput, tree: CandidateTree, timings
   if (earlier !== null) {
     const reusedDir = await earlier;
     await events?.appendEvent({ type: "validated", at: new Date().toISOString(), generation: generationId, ok: true, stage: null, code: null });
-    return { failure: null, buildDir: reusedDir, importDeferred: false, reused: true };
+    return { failure: null, buildDir: reusedDir, importDeferred: false };
   }
   const buildDir = join(input.workDir, "build");
   // Defence in depth behind the bounded checks: a tree that was being checked when the
@@ -174,9 +170,9 @@ async function checkAndBuild(input: CandidateInput, tree: CandidateTree, timings
   checkInterrupted(ctx.signal);
   const stopped = validated.failure;
   await events?.appendEvent({ type: "validated", at: new Date().toISOString(), generation: generationId, ok: stopped === null, stage: stopped?.stage ?? null, code: stopped?.code ?? null });
-  if (stopped !== null) return { failure: stopped, buildDir: null, importDeferred: false, reused: false };
+  if (stopped !== null) return { failure: stopped, buildDir: null, importDeferred: false };
   const adopted = await ctx.builds.adopt(tree.snapshotHash, buildDir, input.heldBy);
   const importDeferred = "importDeferred" in validated && validated.importDeferred;
   if (!importDeferred) ctx.builds.markChecked(checkedAs, tree.snapshotHash);
-  return { failure: null, buildDir: adopted, importDeferred, reused: false };
+  return { failure: null, buildDir: adopted, importDeferred };
 }
