@@ -71,6 +71,8 @@ const CONFIGS: Record<string, Config> = {
   cmp: { ...TODAY, selection: "cmp" },
   racing: { ...TODAY, racing: true },
   discount: { ...TODAY, discountBarren: true },
+  // The new default without the barren discount, which alone ran behind today's on email-validation.
+  "no-discount": { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: false },
   // The new default with fewer drafts a child: a draft is a container, so fewer containers a
   // child, and the search moves on to siblings (which read the drafts as tried) sooner.
   "default-e2": { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: defaults.discountBarren, evaluations: 2 },
