@@ -13,7 +13,7 @@
  * tree.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { EvolveError } from "../../kernel/index.js";
 import type { Validator } from "../../validation/index.js";
 
@@ -57,26 +57,34 @@ interface Entry {
   passed: Set<string>;
 }
 
+/** A recorded valid snapshot compiled again (by the static gates) into `target`. */
+async function compileSnapshot(validator: Validator, snapshotDir: string, staging: string, target: string): Promise<string> {
+  await mkdir(dirname(staging), { recursive: true });
+  const outcome = await validator.validateStatic({ childDir: snapshotDir, buildDir: staging, parentDir: null });
+  if (!outcome.ok) {
+    await rm(staging, { recursive: true, force: true });
+    throw new EvolveError("archive_corrupt", `the recorded valid snapshot ${snapshotDir} no longer compiles: ${outcome.failure.code}: ${outcome.failure.message}`, {
+      hint: "the archive or the harness's compiler changed since it was recorded",
+    });
+  }
+  await rename(staging, target);
+  return target;
+}
+
+/** The build for a holder: without one it is kept for the run. */
+function hold(entry: Entry, heldBy: string | undefined): Promise<string> {
+  if (heldBy === undefined) entry.kept = true;
+  else entry.holders.add(heldBy);
+  return entry.dir;
+}
+
 /** A cache under `root` (a temp folder owned by this process). */
 export function createBuildCache(root: string, validator: Validator): BuildCache {
   const builds = new Map<string, Entry>();
   let counter = 0;
   // A folder per build, never reused: a removal in flight cannot meet a new build of the same tree.
   const folder = (hash: string): string => join(root, `${hash}-${counter++}`);
-  const compile = async (snapshotDir: string, hash: string): Promise<string> => {
-    await mkdir(root, { recursive: true });
-    const staging = join(root, `.staging-${counter++}`);
-    const outcome = await validator.validateStatic({ childDir: snapshotDir, buildDir: staging, parentDir: null });
-    if (!outcome.ok) {
-      await rm(staging, { recursive: true, force: true });
-      throw new EvolveError("archive_corrupt", `the recorded valid snapshot ${snapshotDir} no longer compiles: ${outcome.failure.code}: ${outcome.failure.message}`, {
-        hint: "the archive or the harness's compiler changed since it was recorded",
-      });
-    }
-    const target = folder(hash);
-    await rename(staging, target);
-    return target;
-  };
+  const compile = (snapshotDir: string, hash: string): Promise<string> => compileSnapshot(validator, snapshotDir, join(root, `.staging-${counter++}`), folder(hash));
   /** Registers a build (synchronously, so two identical candidates never race for one folder). */
   const enter = (hash: string, dir: Promise<string>): Entry => {
     const entry: Entry = { dir, kept: false, holders: new Set(), passed: new Set() };
@@ -85,11 +93,6 @@ export function createBuildCache(root: string, validator: Validator): BuildCache
       if (builds.get(hash) === entry) builds.delete(hash);
     });
     return entry;
-  };
-  const hold = (entry: Entry, heldBy: string | undefined): Promise<string> => {
-    if (heldBy === undefined) entry.kept = true;
-    else entry.holders.add(heldBy);
-    return entry.dir;
   };
   return {
     get(snapshotDir, hash) {
