@@ -67,6 +67,16 @@ const counted = countingEngine(meter.engine, (count) => {
   if (options.containerBudget !== undefined && count >= options.containerBudget) stop.abort();
 });
 const ticker = setInterval(sample, 500);
+// Killed or interrupted (a Ctrl-C reaches the bench's whole process group), the run stops as
+// `evolve run` does, so its containers and scratch folders go instead of being left behind;
+// and it gives no result, so the bench records a failed row (run again next time), never a cut
+// run as if it had ended on its own.
+let interrupted: NodeJS.Signals | null = null;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    interrupted = signal;
+    stop.abort();
+  });
 
 /** The best after each recorded generation, in record order, stamped with what had been spent by then. */
 function stepsOf(gens: readonly GenerationRecord[]): CostStep[] {
@@ -113,7 +123,10 @@ try {
     load: [Math.round(loadStart * 100) / 100, Math.round((loadavg()[0] ?? 0) * 100) / 100],
   };
   if (options.out === undefined) await removeRoot(out);
-  process.stdout.write(JSON.stringify(result) + "\n");
+  if (interrupted !== null) {
+    process.stderr.write(`stopped by ${interrupted}: no result\n`);
+    process.exitCode = 1;
+  } else process.stdout.write(JSON.stringify(result) + "\n");
 } finally {
   clearInterval(ticker);
   if (watcher !== null) clearInterval(watcher);
