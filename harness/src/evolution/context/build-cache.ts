@@ -71,62 +71,89 @@ async function compileSnapshot(validator: Validator, snapshotDir: string, stagin
   return target;
 }
 
-/** The build for a holder: without one it is kept for the run. */
-function hold(entry: Entry, heldBy: string | undefined): Promise<string> {
-  if (heldBy === undefined) entry.kept = true;
-  else entry.holders.add(heldBy);
-  return entry.dir;
+
+/** The cache: builds by hash, and which draft generations hold which. */
+class Builds implements BuildCache {
+  readonly #builds = new Map<string, Entry>();
+  // The hashes each draft generation holds, so a release visits its own builds, not the run's.
+  readonly #held = new Map<string, Set<string>>();
+  #counter = 0;
+
+  constructor(
+    private readonly root: string,
+    private readonly validator: Validator,
+  ) {}
+
+  get(snapshotDir: string, hash: string): Promise<string> {
+    const entry = this.#builds.get(hash) ?? this.#enter(hash, compileSnapshot(this.validator, snapshotDir, join(this.root, `.staging-${this.#counter++}`), this.#folder(hash)));
+    return this.#hold(hash, entry, undefined);
+  }
+
+  adopt(hash: string, buildDir: string, heldBy?: string): Promise<string> {
+    const known = this.#builds.get(hash);
+    if (known !== undefined) return this.#hold(hash, known, heldBy);
+    const target = this.#folder(hash);
+    const moved = mkdir(this.root, { recursive: true })
+      .then(() => rename(buildDir, target))
+      .then(() => target);
+    return this.#hold(hash, this.#enter(hash, moved), heldBy);
+  }
+
+  markChecked(checkedAs: string, hash: string): void {
+    this.#builds.get(hash)?.passed.add(checkedAs);
+  }
+
+  checked(checkedAs: string, hash: string, heldBy?: string): Promise<string> | null {
+    const entry = this.#builds.get(hash);
+    return entry !== undefined && entry.passed.has(checkedAs) ? this.#hold(hash, entry, heldBy) : null;
+  }
+
+  async release(heldBy: string): Promise<void> {
+    const removals: Promise<unknown>[] = [];
+    const hashes = this.#held.get(heldBy) ?? new Set<string>();
+    this.#held.delete(heldBy);
+    for (const hash of hashes) {
+      const entry = this.#builds.get(hash);
+      if (entry === undefined || !entry.holders.delete(heldBy) || entry.kept || entry.holders.size > 0) continue;
+      this.#builds.delete(hash);
+      removals.push(entry.dir.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => undefined));
+    }
+    await Promise.all(removals);
+  }
+
+  async dispose(): Promise<void> {
+    this.#builds.clear();
+    this.#held.clear();
+    await rm(this.root, { recursive: true, force: true });
+  }
+
+  /** A folder per build, never reused: a removal in flight cannot meet a new build of the same tree. */
+  #folder(hash: string): string {
+    return join(this.root, `${hash}-${this.#counter++}`);
+  }
+
+  /** Registers a build (synchronously, so two identical candidates never race for one folder). */
+  #enter(hash: string, dir: Promise<string>): Entry {
+    const entry: Entry = { dir, kept: false, holders: new Set(), passed: new Set() };
+    this.#builds.set(hash, entry);
+    dir.catch(() => {
+      if (this.#builds.get(hash) === entry) this.#builds.delete(hash);
+    });
+    return entry;
+  }
+
+  /** The build for a holder: without one it is kept for the run. */
+  #hold(hash: string, entry: Entry, heldBy: string | undefined): Promise<string> {
+    if (heldBy === undefined) entry.kept = true;
+    else {
+      entry.holders.add(heldBy);
+      this.#held.set(heldBy, (this.#held.get(heldBy) ?? new Set()).add(hash));
+    }
+    return entry.dir;
+  }
 }
 
 /** A cache under `root` (a temp folder owned by this process). */
 export function createBuildCache(root: string, validator: Validator): BuildCache {
-  const builds = new Map<string, Entry>();
-  let counter = 0;
-  // A folder per build, never reused: a removal in flight cannot meet a new build of the same tree.
-  const folder = (hash: string): string => join(root, `${hash}-${counter++}`);
-  const compile = (snapshotDir: string, hash: string): Promise<string> => compileSnapshot(validator, snapshotDir, join(root, `.staging-${counter++}`), folder(hash));
-  /** Registers a build (synchronously, so two identical candidates never race for one folder). */
-  const enter = (hash: string, dir: Promise<string>): Entry => {
-    const entry: Entry = { dir, kept: false, holders: new Set(), passed: new Set() };
-    builds.set(hash, entry);
-    dir.catch(() => {
-      if (builds.get(hash) === entry) builds.delete(hash);
-    });
-    return entry;
-  };
-  return {
-    get(snapshotDir, hash) {
-      const entry = builds.get(hash) ?? enter(hash, compile(snapshotDir, hash));
-      return hold(entry, undefined);
-    },
-    adopt(hash, buildDir, heldBy) {
-      const known = builds.get(hash);
-      if (known !== undefined) return hold(known, heldBy);
-      const target = folder(hash);
-      const moved = mkdir(root, { recursive: true })
-        .then(() => rename(buildDir, target))
-        .then(() => target);
-      return hold(enter(hash, moved), heldBy);
-    },
-    markChecked(checkedAs, hash) {
-      builds.get(hash)?.passed.add(checkedAs);
-    },
-    checked(checkedAs, hash, heldBy) {
-      const entry = builds.get(hash);
-      return entry !== undefined && entry.passed.has(checkedAs) ? hold(entry, heldBy) : null;
-    },
-    async release(heldBy) {
-      const removals: Promise<unknown>[] = [];
-      for (const [hash, entry] of builds) {
-        if (!entry.holders.delete(heldBy) || entry.kept || entry.holders.size > 0) continue;
-        builds.delete(hash);
-        removals.push(entry.dir.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => undefined));
-      }
-      await Promise.all(removals);
-    },
-    async dispose() {
-      builds.clear();
-      await rm(root, { recursive: true, force: true });
-    },
-  };
+  return new Builds(root, validator);
 }
