@@ -5,7 +5,7 @@
  * run policy's protected paths (no child may add, change or delete them), then the
  * non-empty-diff rule.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { type CodeOf, failure, type ValidationFailure } from "../results/index.js";
 import { z } from "zod";
@@ -107,7 +107,7 @@ async function protectedChange(
     if (pattern === null) continue;
     const old = before.get(file.path);
     if (old === undefined) return { path: file.path, pattern, change: "adds" };
-    if (!(await sameFile(childDir, parentDir, file, old))) return { path: file.path, pattern, change: "modifies" };
+    if (!sameFile(childDir, parentDir, file, old)) return { path: file.path, pattern, change: "modifies" };
   }
   const now = new Set(childFiles.map((f) => f.path));
   for (const file of parentFiles) {
@@ -117,11 +117,11 @@ async function protectedChange(
   return null;
 }
 
-async function sameFile(childDir: string, parentDir: string, child: TreeFile, parent: TreeFile): Promise<boolean> {
+function sameFile(childDir: string, parentDir: string, child: TreeFile, parent: TreeFile): boolean {
   if (child.bytes !== parent.bytes) return false;
   const rel = posix.normalize(child.path);
-  const [a, b] = await Promise.all([readFile(join(childDir, rel)), readFile(join(parentDir, rel))]);
-  return a.equals(b);
+  // Synchronous, as the walk is (tree-walk.ts): small files, read in the check worker.
+  return readFileSync(join(childDir, rel)).equals(readFileSync(join(parentDir, rel)));
 }
 
 /** The part of an agent's package.json an installer would run; the rest is not looked at. */
@@ -141,7 +141,7 @@ async function sameTree(childDir: string, childFiles: readonly TreeFile[], paren
     if (other === undefined || other.path !== file.path || other.bytes !== file.bytes) return false;
   }
   for (const [i, file] of childFiles.entries()) {
-    if (!(await sameFile(childDir, parentDir, file, parentFiles[i] as TreeFile))) return false;
+    if (!sameFile(childDir, parentDir, file, parentFiles[i] as TreeFile)) return false;
   }
   return true;
 }

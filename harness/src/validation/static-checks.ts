@@ -3,7 +3,8 @@
  * inside the check worker (check-worker.ts), never on the harness's main thread: it is the
  * part of validation that computes on agent-controlled data without a container around it.
  */
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ValidationFailure, ValidationTimings } from "../results/index.js";
 import { EvolveError } from "../kernel/index.js";
@@ -47,7 +48,7 @@ export async function runStaticChecks(compiler: TreeCompiler, request: StaticReq
   if (check.signatureMs !== undefined) timings.signature = check.signatureMs;
   if (!check.ok) return { ok: false, failure: check.failure, timings };
   const writeStarted = performance.now();
-  await writeBuild(request.buildDir, check.files);
+  writeBuild(request.buildDir, check.files);
   timings.compile += performance.now() - writeStarted;
   return { ok: true, timings };
 }
@@ -62,12 +63,13 @@ async function assertEmptyBuildDir(buildDir: string): Promise<void> {
   }
 }
 
-async function writeBuild(buildDir: string, files: readonly EmittedFile[]): Promise<void> {
-  await mkdir(buildDir, { recursive: true });
-  await writeFile(join(buildDir, "package.json"), '{ "type": "module" }\n');
+/** Synchronous, as the policy's walk is: a build is a few dozen small files, written in the check worker. */
+function writeBuild(buildDir: string, files: readonly EmittedFile[]): void {
+  mkdirSync(buildDir, { recursive: true });
+  writeFileSync(join(buildDir, "package.json"), '{ "type": "module" }\n');
   for (const file of files) {
     const target = join(buildDir, file.path);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, file.text);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.text);
   }
 }

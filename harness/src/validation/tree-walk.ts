@@ -1,8 +1,10 @@
 /**
  * Read an agent tree's shape with lstat only: links are reported, never followed, and the
- * walk stops at the first breach so a hostile tree costs little.
+ * walk stops at the first breach so a hostile tree costs little. Synchronous calls: it runs
+ * in the check worker, one candidate at a time, where one await per entry only added the
+ * thread pool's round trips (the walks of a draft and its parent took up to tens of ms).
  */
-import { lstat, readdir } from "node:fs/promises";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PolicyCaps } from "./policy-caps.js";
 
@@ -27,14 +29,14 @@ const SAFE_NAME = /^[^\\/:\x00-\x1f\x7f]+$/;
 
 /** Walk `root` (which must itself be a real directory, not a link) under `caps`. */
 export async function walkTree(root: string, caps: PolicyCaps): Promise<WalkResult> {
-  const rootStat = await lstat(root);
+  const rootStat = lstatSync(root);
   if (rootStat.isSymbolicLink()) return breach("link", ".", "the tree root is a symbolic link");
   if (!rootStat.isDirectory()) return breach("special_file", ".", "the tree root is not a directory");
   const files: TreeFile[] = [];
   let total = 0;
   const pending: { dir: string; rel: string; depth: number }[] = [{ dir: root, rel: "", depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const entries = await readdir(next.dir, { withFileTypes: true });
+    const entries = readdirSync(next.dir, { withFileTypes: true });
     for (const entry of entries) {
       const rel = next.rel === "" ? entry.name : `${next.rel}/${entry.name}`;
       if (entry.name === "." || entry.name === ".." || !SAFE_NAME.test(entry.name)) {
@@ -42,7 +44,7 @@ export async function walkTree(root: string, caps: PolicyCaps): Promise<WalkResu
       }
       if (rel.length > caps.maxPathLength) return breach("path_outside_tree", rel, `path longer than ${caps.maxPathLength}`);
       const full = join(next.dir, entry.name);
-      const stat = await lstat(full);
+      const stat = lstatSync(full);
       if (stat.isSymbolicLink()) return breach("link", rel, `"${rel}" is a symbolic link`);
       if (stat.isDirectory()) {
         if (next.depth + 1 > caps.maxDepth) return breach("too_deep", rel, `more than ${caps.maxDepth} folders deep`);
