@@ -4,8 +4,8 @@
  * UTF-8, a link or any other special file is refused rather than silently mangled.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { lstat, mkdir, readdir, writeFile, copyFile } from "node:fs/promises";
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { EvolveError } from "../kernel/index.js";
 
@@ -110,18 +110,23 @@ export async function writeTree(root: string, tree: Tree): Promise<void> {
   }
 }
 
-/** Copies a tree the harness already read (regular files and directories; anything else is a bug). */
+/**
+ * Copies a tree the harness already read (regular files and directories; anything else is a
+ * bug). Synchronous for the reason readTree is: a few dozen small files.
+ */
 export async function copyTree(from: string, to: string): Promise<void> {
-  const info = await lstat(from);
-  if (!info.isDirectory()) throw new EvolveError("internal", `${from}: not a directory`);
-  await mkdir(to, { recursive: true });
-  for (const e of await readdir(from, { withFileTypes: true })) {
-    const src = join(from, e.name);
-    const dst = join(to, e.name);
-    if (e.isDirectory()) await copyTree(src, dst);
-    else if (e.isFile()) await copyFile(src, dst);
-    else throw new EvolveError("internal", `${src}: not a regular file or directory`);
-  }
+  const copy = (source: string, target: string): void => {
+    if (!lstatSync(source).isDirectory()) throw new EvolveError("internal", `${source}: not a directory`);
+    mkdirSync(target, { recursive: true });
+    for (const e of readdirSync(source, { withFileTypes: true })) {
+      const src = join(source, e.name);
+      const dst = join(target, e.name);
+      if (e.isDirectory()) copy(src, dst);
+      else if (e.isFile()) copyFileSync(src, dst);
+      else throw new EvolveError("internal", `${src}: not a regular file or directory`);
+    }
+  };
+  copy(from, to);
 }
 
 /**
