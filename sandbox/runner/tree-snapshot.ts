@@ -9,8 +9,7 @@
  * over the limits here) makes this return null: the host then takes the tree through Docker as before,
  * and its extractor refuses or accepts it as it always did.
  */
-import { constants } from "node:fs";
-import { open, opendir } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, opendirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { WorkspaceTree } from "./protocol.js";
 
@@ -29,7 +28,7 @@ export function createTreeSnapshots(root: string): () => Promise<WorkspaceTree |
   let budget = TREE_SNAPSHOTS_STDOUT_BYTES;
   return async () => {
     try {
-      const read = await readTree(root, TREE_SNAPSHOT_BYTES);
+      const read = readTree(root, TREE_SNAPSHOT_BYTES);
       if (read === null) return null;
       const tree = { dirs: read.dirs, files: read.files };
       // Its bytes on the wire, with the field name and the JSON around it.
@@ -43,30 +42,39 @@ export function createTreeSnapshots(root: string): () => Promise<WorkspaceTree |
   };
 }
 
-async function readTree(root: string, maxBytes: number): Promise<(WorkspaceTree & { bytes: number }) | null> {
+/**
+ * Synchronous file calls: a tree is a few dozen small files, and each await on the thread pool
+ * cost more than the read itself (four per file); the agent is waiting for its answer meanwhile.
+ */
+function readTree(root: string, maxBytes: number): (WorkspaceTree & { bytes: number }) | null {
   const dirs: string[] = [];
   const files: WorkspaceTree["files"] = [];
   let bytes = 0;
-  const walk = async (absolute: string, relative: string): Promise<boolean> => {
+  const walk = (absolute: string, relative: string): boolean => {
     // Read entry by entry: a folder of a million files is left after the first 2,000.
-    for await (const entry of await opendir(absolute)) {
-      if (dirs.length + files.length >= TREE_SNAPSHOT_ENTRIES) return false;
-      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        dirs.push(path);
-        if (!(await walk(join(absolute, entry.name), path))) return false;
-      } else if (entry.isFile()) {
-        const data = await readRegularFile(join(absolute, entry.name), maxBytes - bytes);
-        if (data === null) return false;
-        bytes += data.length;
-        files.push({ path, base64: data.toString("base64") });
-      } else {
-        return false; // a link or a special file: the archive path's extractor judges it
+    const dir = opendirSync(absolute);
+    try {
+      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+        if (dirs.length + files.length >= TREE_SNAPSHOT_ENTRIES) return false;
+        const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+        if (entry.isDirectory()) {
+          dirs.push(path);
+          if (!walk(join(absolute, entry.name), path)) return false;
+        } else if (entry.isFile()) {
+          const data = readRegularFile(join(absolute, entry.name), maxBytes - bytes);
+          if (data === null) return false;
+          bytes += data.length;
+          files.push({ path, base64: data.toString("base64") });
+        } else {
+          return false; // a link or a special file: the archive path's extractor judges it
+        }
       }
+      return true;
+    } finally {
+      dir.closeSync();
     }
-    return true;
   };
-  return (await walk(root, "")) ? { dirs, files, bytes } : null;
+  return walk(root, "") ? { dirs, files, bytes } : null;
 }
 
 /**
@@ -74,17 +82,17 @@ async function readTree(root: string, maxBytes: number): Promise<(WorkspaceTree 
  * without blocking (a FIFO swapped in after the listing must not hang the runner), and checked
  * to be a regular file on the open descriptor itself.
  */
-async function readRegularFile(path: string, maxBytes: number): Promise<Buffer | null> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+function readRegularFile(path: string, maxBytes: number): Buffer | null {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     // A hard link (nlink > 1) is the archive's to refuse, as it always was.
     if (!stat.isFile() || stat.nlink !== 1 || stat.size > maxBytes) return null;
     const data = Buffer.alloc(stat.size);
-    const { bytesRead } = await handle.read(data, 0, stat.size, 0);
+    const bytesRead = stat.size === 0 ? 0 : readSync(fd, data, 0, stat.size, 0);
     // A file that changed size while it was read is taken through the archive.
     return bytesRead === stat.size ? data : null;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

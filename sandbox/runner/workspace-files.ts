@@ -3,7 +3,7 @@
  * `/`-separated; absolute paths, `..` segments and links are refused, so a tool call can
  * never touch anything outside AGENT_DIR (the extractor re-checks on the host anyway).
  */
-import { lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { AGENT_DIR } from "./work-dirs.js";
 import type { ToolMessage } from "./protocol.js";
@@ -18,23 +18,32 @@ function resolveInside(path: string): string {
   return join(AGENT_DIR, ...segments);
 }
 
-async function refuseLinks(absolute: string): Promise<void> {
+/*
+ * Synchronous file calls throughout: the meta agent reads its whole tree (a few dozen small
+ * files) at the start of every generation, and each await on the thread pool cost more than
+ * the call itself (a read with its link checks was ~6 of them).
+ */
+function refuseLinks(absolute: string): void {
   // Check every existing component below AGENT_DIR: a link anywhere could lead outside.
   const parts = relative(AGENT_DIR, absolute).split(sep);
   let current = AGENT_DIR;
   for (const part of parts) {
     current = join(current, part);
-    const stat = await lstat(current).catch(() => null);
-    if (stat === null) return;
+    let stat;
+    try {
+      stat = lstatSync(current);
+    } catch {
+      return; // nothing there (or not a folder): the call itself says what is wrong
+    }
     if (stat.isSymbolicLink()) throw new Error(`refusing to follow a link: ${relative(AGENT_DIR, current)}`);
   }
 }
 
-async function listFiles(dir: string, prefix: string, out: string[]): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
+function listFiles(dir: string, prefix: string, out: string[]): void {
+  const entries = readdirSync(dir, { withFileTypes: true });
   for (const entry of entries) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) await listFiles(join(dir, entry.name), rel, out);
+    if (entry.isDirectory()) listFiles(join(dir, entry.name), rel, out);
     else if (entry.isFile()) out.push(rel);
   }
 }
@@ -55,38 +64,38 @@ export function createWorkspaceFiles(report: (event: ToolEvent) => void) {
     list: () =>
       tool("list", null, async () => {
         const out: string[] = [];
-        await listFiles(AGENT_DIR, "", out);
+        listFiles(AGENT_DIR, "", out);
         return out.sort();
       }),
     read: (path: string) =>
       tool("read", path, async () => {
         const absolute = resolveInside(path);
-        await refuseLinks(absolute);
-        return readFile(absolute, "utf8");
+        refuseLinks(absolute);
+        return readFileSync(absolute, "utf8");
       }),
     write: (path: string, content: string) =>
       tool("write", path, async () => {
         if (typeof content !== "string") throw new Error("content must be a string");
         const absolute = resolveInside(path);
-        await refuseLinks(absolute);
-        await mkdir(dirname(absolute), { recursive: true });
-        await writeFile(absolute, content, "utf8");
+        refuseLinks(absolute);
+        mkdirSync(dirname(absolute), { recursive: true });
+        writeFileSync(absolute, content, "utf8");
       }),
     replace: (path: string, search: string, replacement: string) =>
       tool("replace", path, async () => {
         const absolute = resolveInside(path);
-        await refuseLinks(absolute);
-        const text = await readFile(absolute, "utf8");
+        refuseLinks(absolute);
+        const text = readFileSync(absolute, "utf8");
         const first = text.indexOf(search);
         if (search.length === 0 || first < 0) throw new Error(`search text not found in ${path}`);
         if (text.indexOf(search, first + 1) >= 0) throw new Error(`search text occurs more than once in ${path}`);
-        await writeFile(absolute, text.slice(0, first) + replacement + text.slice(first + search.length), "utf8");
+        writeFileSync(absolute, text.slice(0, first) + replacement + text.slice(first + search.length), "utf8");
       }),
     delete: (path: string) =>
       tool("delete", path, async () => {
         const absolute = resolveInside(path);
-        await refuseLinks(absolute);
-        await rm(absolute, { force: false });
+        refuseLinks(absolute);
+        rmSync(absolute, { force: false });
       }),
   };
 }
