@@ -15,6 +15,7 @@ import { bestGeneration } from "../../harness/src/selection/index.js";
 import { countingEngine, DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
 import { connectEngines, LOCAL_ENGINE } from "../../sandbox/src/index.js";
 import { cpuMeter } from "./cpu-meter.js";
+import { abortOnSignal, reportInterrupted } from "./interrupt.js";
 import { benchArchiveRoot, removeRoot, runEvolution, type BenchRunOptions } from "./run-evolution.js";
 
 export interface CostRunOptions extends BenchRunOptions {
@@ -67,16 +68,7 @@ const counted = countingEngine(meter.engine, (count) => {
   if (options.containerBudget !== undefined && count >= options.containerBudget) stop.abort();
 });
 const ticker = setInterval(sample, 500);
-// Killed or interrupted (a Ctrl-C reaches the bench's whole process group), the run stops as
-// `evolve run` does, so its containers and scratch folders go instead of being left behind;
-// and it gives no result, so the bench records a failed row (run again next time), never a cut
-// run as if it had ended on its own.
-let interrupted: NodeJS.Signals | null = null;
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.once(signal, () => {
-    interrupted = signal;
-    stop.abort();
-  });
+const interrupted = abortOnSignal(stop);
 
 /** The best after each recorded generation, in record order, stamped with what had been spent by then. */
 function stepsOf(gens: readonly GenerationRecord[]): CostStep[] {
@@ -123,10 +115,9 @@ try {
     load: [Math.round(loadStart * 100) / 100, Math.round((loadavg()[0] ?? 0) * 100) / 100],
   };
   if (options.out === undefined) await removeRoot(out);
-  if (interrupted !== null) {
-    process.stderr.write(`stopped by ${interrupted}: no result\n`);
-    process.exitCode = 1;
-  } else process.stdout.write(JSON.stringify(result) + "\n");
+  const signal = interrupted();
+  if (signal !== null) reportInterrupted(signal);
+  else process.stdout.write(JSON.stringify(result) + "\n");
 } finally {
   clearInterval(ticker);
   if (watcher !== null) clearInterval(watcher);

@@ -15,6 +15,7 @@ import http from "node:http";
 import { DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
 import { connectEngines, LOCAL_ENGINE, type SandboxEngine } from "../../sandbox/src/index.js";
 import { treeCpu } from "./proc-cpu.js";
+import { abortOnSignal, reportInterrupted } from "./interrupt.js";
 import { removeRoot, runEvolution, type BenchRunOptions } from "./run-evolution.js";
 
 export interface CpuRunOptions extends BenchRunOptions {
@@ -121,8 +122,10 @@ function countingByPhase(engine: SandboxEngine): SandboxEngine {
 }
 
 const engine = await connectEngines(LOCAL_ENGINE, { warmPool: options.warmPool ?? DEFAULT_WARM_POOL, cgroupParent: options.cgroupParent });
+const stop = new AbortController();
+const interrupted = abortOnSignal(stop);
 try {
-  const run = await runEvolution(countingByPhase(engine), options);
+  const run = await runEvolution(countingByPhase(engine), options, stop.signal);
   const children = run.generations.filter((g) => g.parent !== null);
   const result: CpuRunResult = {
     type: "result",
@@ -137,7 +140,9 @@ try {
     problems: run.problems,
   };
   if (options.out === undefined) await removeRoot(run.root);
-  emit(result);
+  const signal = interrupted();
+  if (signal !== null) reportInterrupted(signal);
+  else emit(result);
 } finally {
   await engine.close();
 }

@@ -9,6 +9,7 @@
  */
 import { countingEngine, DEFAULT_WARM_POOL } from "../../harness/src/evolution/index.js";
 import { connectEngines, LOCAL_ENGINE } from "../../sandbox/src/index.js";
+import { abortOnSignal, reportInterrupted } from "./interrupt.js";
 import { removeRoot, runEvolution, type BenchRunOptions } from "./run-evolution.js";
 
 export interface RunOnceResult {
@@ -35,6 +36,7 @@ const options = JSON.parse(process.argv[2] ?? "{}") as BenchRunOptions & { warmP
 // The warm pool `evolve run` keeps by default, unless the caller says otherwise.
 const engine = await connectEngines(LOCAL_ENGINE, { warmPool: options.warmPool ?? DEFAULT_WARM_POOL });
 const stop = new AbortController();
+const interrupted = abortOnSignal(stop);
 const budget = options.containerBudget;
 // The run stops (as on Ctrl-C) as the budget's last container starts: the children in flight then are not recorded.
 const counted = countingEngine(engine, (count) => {
@@ -68,7 +70,9 @@ try {
     duplicates: gens.filter((g) => g.status.kind === "duplicate").length,
   };
   if (options.out === undefined) await removeRoot(run.root);
-  process.stdout.write(JSON.stringify(result) + "\n");
+  const signal = interrupted();
+  if (signal !== null) reportInterrupted(signal);
+  else process.stdout.write(JSON.stringify(result) + "\n");
 } finally {
   await engine.close();
 }
