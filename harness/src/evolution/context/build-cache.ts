@@ -71,21 +71,22 @@ async function compileSnapshot(validator: Validator, snapshotDir: string, stagin
   return target;
 }
 
-
 /** The cache: builds by hash, and which draft generations hold which. */
 class Builds implements BuildCache {
   readonly #builds = new Map<string, Entry>();
   // The hashes each draft generation holds, so a release visits its own builds, not the run's.
   readonly #held = new Map<string, Set<string>>();
+  readonly #root: string;
+  readonly #validator: Validator;
   #counter = 0;
 
-  constructor(
-    private readonly root: string,
-    private readonly validator: Validator,
-  ) {}
+  constructor(root: string, validator: Validator) {
+    this.#root = root;
+    this.#validator = validator;
+  }
 
   get(snapshotDir: string, hash: string): Promise<string> {
-    const entry = this.#builds.get(hash) ?? this.#enter(hash, compileSnapshot(this.validator, snapshotDir, join(this.root, `.staging-${this.#counter++}`), this.#folder(hash)));
+    const entry = this.#builds.get(hash) ?? this.#enter(hash, compileSnapshot(this.#validator, snapshotDir, join(this.#root, `.staging-${this.#counter++}`), this.#folder(hash)));
     return this.#hold(hash, entry, undefined);
   }
 
@@ -93,7 +94,7 @@ class Builds implements BuildCache {
     const known = this.#builds.get(hash);
     if (known !== undefined) return this.#hold(hash, known, heldBy);
     const target = this.#folder(hash);
-    const moved = mkdir(this.root, { recursive: true })
+    const moved = mkdir(this.#root, { recursive: true })
       .then(() => rename(buildDir, target))
       .then(() => target);
     return this.#hold(hash, this.#enter(hash, moved), heldBy);
@@ -124,12 +125,12 @@ class Builds implements BuildCache {
   async dispose(): Promise<void> {
     this.#builds.clear();
     this.#held.clear();
-    await rm(this.root, { recursive: true, force: true });
+    await rm(this.#root, { recursive: true, force: true });
   }
 
   /** A folder per build, never reused: a removal in flight cannot meet a new build of the same tree. */
   #folder(hash: string): string {
-    return join(this.root, `${hash}-${this.#counter++}`);
+    return join(this.#root, `${hash}-${this.#counter++}`);
   }
 
   /** Registers a build (synchronously, so two identical candidates never race for one folder). */
