@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { EvolveError } from "../kernel/index.js";
+import { EvolveError, turnAfter } from "../kernel/index.js";
 
 /** Relative path ("task/index.ts") → file contents. */
 export type Tree = ReadonlyMap<string, string>;
@@ -36,6 +36,7 @@ const PORTABLE_NAME = /^[^\\/\x00-\x1f\x7f]+$/;
  * Relative paths of the regular files under `root`, sorted, "/"-separated; throws NotATree.
  * Synchronous, as is readTree: an agent tree is a few dozen small files, read in about a
  * millisecond this way, where one await per call took ~7 ms of a draft's path (and its CPU).
+ * readTree lets the event loop take a turn every FILES_PER_TURN files it reads.
  */
 function listTreeFiles(root: string): string[] {
   const out: string[] = [];
@@ -70,7 +71,11 @@ export async function readTree(root: string): Promise<TreeRead> {
         return { ok: false, reason: `${root}: more than ${TREE_READ_CAPS.maxTotalBytes / (1024 * 1024)} MiB of files; not an agent tree` };
       }
     }
-    const contents = files.map((f) => readFileSync(join(root, f)));
+    const contents: Buffer[] = [];
+    for (const f of files) {
+      contents.push(readFileSync(join(root, f)));
+      await turnAfter(contents.length);
+    }
     const tree = new Map<string, string>();
     for (const [i, f] of files.entries()) {
       try {
@@ -112,21 +117,25 @@ export async function writeTree(root: string, tree: Tree): Promise<void> {
 
 /**
  * Copies a tree the harness already read (regular files and directories; anything else is a
- * bug). Synchronous for the reason readTree is: a few dozen small files.
+ * bug). Synchronous calls for the reason readTree makes them, with the event loop's turns.
  */
 export async function copyTree(from: string, to: string): Promise<void> {
-  const copy = (source: string, target: string): void => {
-    if (!lstatSync(source).isDirectory()) throw new EvolveError("internal", `${source}: not a directory`);
-    mkdirSync(target, { recursive: true });
-    for (const e of readdirSync(source, { withFileTypes: true })) {
-      const src = join(source, e.name);
-      const dst = join(target, e.name);
-      if (e.isDirectory()) copy(src, dst);
-      else if (e.isFile()) copyFileSync(src, dst);
-      else throw new EvolveError("internal", `${src}: not a regular file or directory`);
+  if (!lstatSync(from).isDirectory()) throw new EvolveError("internal", `${from}: not a directory`);
+  const files: string[] = [];
+  const listFolder = (rel: string): void => {
+    mkdirSync(join(to, rel), { recursive: true });
+    for (const e of readdirSync(join(from, rel), { withFileTypes: true })) {
+      const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) listFolder(child);
+      else if (e.isFile()) files.push(child);
+      else throw new EvolveError("internal", `${join(from, child)}: not a regular file or directory`);
     }
   };
-  copy(from, to);
+  listFolder("");
+  for (const [i, f] of files.entries()) {
+    copyFileSync(join(from, f), join(to, f));
+    await turnAfter(i + 1);
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ export { ChoiceOutcome, ModelProbe } from "./model-probe.js";
 export { parseJson, readJson, zodIssueLines, zodIssues, type JsonRead } from "./read-json.js";
 export { ContainerEndKind, type ContainerEnd } from "./container-end.js";
 export { MODULE_EXTENSION, PACKAGE_ROOT } from "./package-root.js";
+export { FILES_PER_TURN, turnAfter } from "./file-turns.js";
 export {
   LlmErrorCode,
   MAX_SCHEMA_DEPTH,

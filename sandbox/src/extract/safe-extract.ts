@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { turnAfter } from "../../../harness/src/kernel/index.js";
 import { DEFAULT_EXTRACT_CAPS } from "../port/index.js";
 import { parseTar } from "./tar-reader.js";
 import type { TarEntry } from "./tar-reader.js";
@@ -99,7 +100,8 @@ export function planEntries(entries: readonly TarEntry[], rootName: string | nul
  * Writes a checked plan into `hostDir` (created; must not hold anything yet), without the
  * entries' mode bits. Synchronous: a workspace is a few dozen small files, written in a
  * millisecond or two this way, where one await per call made a 36-file tree take ~26 ms of
- * every draft's path. The caps bound how long it can hold the event loop.
+ * every draft's path. It lets the event loop take a turn every FILES_PER_TURN files, so a
+ * hostile tree at the caps does not hold it either.
  */
 export async function writePlan(plan: readonly PlannedEntry[], bytes: number, hostDir: string): Promise<ExtractResult> {
   mkdirSync(hostDir, { recursive: true });
@@ -111,7 +113,7 @@ export async function writePlan(plan: readonly PlannedEntry[], bytes: number, ho
     } else {
       mkdirSync(join(hostDir, ...segments.slice(0, -1)), { recursive: true, mode: 0o755 });
       writeFileSync(target, entry.data, { mode: 0o644, flag: "wx" });
-      files++;
+      await turnAfter(++files);
     }
   }
   return { ok: true, files, bytes };

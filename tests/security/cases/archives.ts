@@ -14,7 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { expect } from "vitest";
-import { extractSafely, runImprove } from "../../../sandbox/src/index.js";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { FILES_PER_TURN } from "../../../harness/src/kernel/index.js";
+import { DEFAULT_EXTRACT_CAPS, extractSafely, runImprove } from "../../../sandbox/src/index.js";
+import { extractTree } from "../../../sandbox/src/extract/index.js";
 import { writeJsBuild } from "../../support/js-build.js";
 import { buildTar, type TarSpecEntry } from "../../support/tar-builder.js";
 import type { CaseContext, CaseVerdict } from "../support/security-env.js";
@@ -148,6 +151,28 @@ function manyEntries(count: number): Readable {
   );
 }
 
+/**
+ * A tree message at the extractor's entry cap (a forged one costs an agent nothing): it is
+ * accepted, and written with the harness's event loop taking a turn every FILES_PER_TURN
+ * files, so it cannot hold every other child's work for the whole write (up to a second on a
+ * slow disk). Returns how many turns other work got while it was written.
+ */
+async function turnsWhileWritingTreeAtCaps(dest: string): Promise<number> {
+  const count = DEFAULT_EXTRACT_CAPS.maxEntries - 1;
+  const files = Array.from({ length: count }, (_, i) => ({ path: `d/f${i}.ts`, base64: Buffer.from(`export const n = ${i};\n`).toString("base64") }));
+  let done = false;
+  let turns = 0;
+  const ticker = (async () => {
+    for (; !done; turns++) await nextTurn();
+  })();
+  const written = await extractTree({ dirs: ["d"], files }, dest);
+  done = true;
+  await ticker;
+  expect(written.ok ? written.files : written.reason).toBe(count);
+  expect(turns).toBeGreaterThanOrEqual(Math.floor(count / FILES_PER_TURN) - 1);
+  return turns;
+}
+
 /** Crafted archives straight into the extractor, as if a container had produced them. */
 export async function craftedArchives(_c: CaseContext): Promise<CaseVerdict> {
   const parent = await mkdtemp(join(tmpdir(), "evolve-sec-crafted-"));
@@ -180,7 +205,8 @@ export async function craftedArchives(_c: CaseContext): Promise<CaseVerdict> {
     }
     expect(existsSync(absolute)).toBe(false);
     expect(await listAll(parent)).toEqual(["victim.txt"]);
-    return { outcome: `${outcomes.length} crafted archives refused before any write (${outcomes.join(", ")})`, containMs: Date.now() - started };
+    const turns = await turnsWhileWritingTreeAtCaps(join(parent, "at-caps"));
+    return { outcome: `${outcomes.length} crafted archives refused before any write (${outcomes.join(", ")}); a tree at the entry cap written with ${turns} turns of the event loop for other work`, containMs: Date.now() - started };
   } finally {
     await rm(parent, { recursive: true, force: true });
   }
