@@ -72,8 +72,10 @@ const CONFIGS: Record<string, Config> = {
   cmp: { ...TODAY, selection: "cmp" },
   racing: { ...TODAY, racing: true },
   discount: { ...TODAY, discountBarren: true },
-  // The new default without the barren discount, which alone ran behind today's on email-validation.
+  // The new default less one part: which part costs it where it runs behind today's (circle-packing).
   "no-discount": { ...DEFAULT, discountBarren: false },
+  "no-attempts": { ...DEFAULT, attempts: 0 },
+  "no-racing": { ...DEFAULT, racing: false },
   // The new default with fewer drafts a child (a draft is a container). Tried on 2026-12-02 and
   // not kept: the containers a child saves come back as more children (bench/HISTORY.md).
   "default-e2": { ...DEFAULT, evaluations: 2 },
