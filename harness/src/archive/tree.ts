@@ -121,19 +121,22 @@ export async function writeTree(root: string, tree: Tree): Promise<void> {
  */
 export async function copyTree(from: string, to: string): Promise<void> {
   if (!lstatSync(from).isDirectory()) throw new EvolveError("internal", `${from}: not a directory`);
-  const files: string[] = [];
-  const listFolder = (rel: string): void => {
-    mkdirSync(join(to, rel), { recursive: true });
+  // Folders before the files in them (a walk lists a folder before its contents); each creation counts towards the turns.
+  const entries: { rel: string; folder: boolean }[] = [{ rel: "", folder: true }];
+  const list = (rel: string): void => {
     for (const e of readdirSync(join(from, rel), { withFileTypes: true })) {
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) listFolder(child);
-      else if (e.isFile()) files.push(child);
+      if (e.isDirectory()) {
+        entries.push({ rel: child, folder: true });
+        list(child);
+      } else if (e.isFile()) entries.push({ rel: child, folder: false });
       else throw new EvolveError("internal", `${join(from, child)}: not a regular file or directory`);
     }
   };
-  listFolder("");
-  for (const [i, f] of files.entries()) {
-    copyFileSync(join(from, f), join(to, f));
+  list("");
+  for (const [i, { rel, folder }] of entries.entries()) {
+    if (folder) mkdirSync(join(to, rel), { recursive: true });
+    else copyFileSync(join(from, rel), join(to, rel));
     await turnAfter(i + 1);
   }
 }

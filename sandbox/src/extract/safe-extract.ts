@@ -100,21 +100,23 @@ export function planEntries(entries: readonly TarEntry[], rootName: string | nul
  * Writes a checked plan into `hostDir` (created; must not hold anything yet), without the
  * entries' mode bits. Synchronous: a workspace is a few dozen small files, written in a
  * millisecond or two this way, where one await per call made a 36-file tree take ~26 ms of
- * every draft's path. It lets the event loop take a turn every FILES_PER_TURN files, so a
+ * every draft's path. It lets the event loop take a turn every FILES_PER_TURN entries, so a
  * hostile tree at the caps does not hold it either.
  */
 export async function writePlan(plan: readonly PlannedEntry[], bytes: number, hostDir: string): Promise<ExtractResult> {
   mkdirSync(hostDir, { recursive: true });
   let files = 0;
-  for (const { segments, entry } of plan) {
+  // Every entry counts towards the turns: a forged tree of folders alone costs as many creations.
+  for (const [i, { segments, entry }] of plan.entries()) {
     const target = join(hostDir, ...segments);
     if (entry.type === "directory") {
       mkdirSync(target, { recursive: true, mode: 0o755 });
     } else {
       mkdirSync(join(hostDir, ...segments.slice(0, -1)), { recursive: true, mode: 0o755 });
       writeFileSync(target, entry.data, { mode: 0o644, flag: "wx" });
-      await turnAfter(++files);
+      files++;
     }
+    await turnAfter(i + 1);
   }
   return { ok: true, files, bytes };
 }

@@ -154,22 +154,39 @@ function manyEntries(count: number): Readable {
 /**
  * A tree message at the extractor's entry cap (a forged one costs an agent nothing): it is
  * accepted, and written with the harness's event loop taking a turn every FILES_PER_TURN
- * files, so it cannot hold every other child's work for the whole write (up to a second on a
- * slow disk). Returns how many turns other work got while it was written.
+ * entries, so it cannot hold every other child's work for the whole write (up to a second on a
+ * slow disk). Two such trees: files, and folders alone (as many creations, no file among
+ * them). Returns how many turns other work got while each was written.
  */
-async function turnsWhileWritingTreeAtCaps(dest: string): Promise<number> {
+async function turnsWhileWritingTreesAtCaps(dest: string): Promise<{ files: number; folders: number }> {
   const count = DEFAULT_EXTRACT_CAPS.maxEntries - 1;
   const files = Array.from({ length: count }, (_, i) => ({ path: `d/f${i}.ts`, base64: Buffer.from(`export const n = ${i};\n`).toString("base64") }));
+  const folders = ["d", ...Array.from({ length: count }, (_, i) => `d/f${i}`)];
+  const filesTurns = await turnsWhile(async () => {
+    const written = await extractTree({ dirs: ["d"], files }, join(dest, "files"));
+    expect(written.ok ? written.files : written.reason).toBe(count);
+  });
+  const folderTurns = await turnsWhile(async () => {
+    const written = await extractTree({ dirs: folders, files: [] }, join(dest, "folders"));
+    expect(written.ok ? written.files : written.reason).toBe(0);
+  });
+  for (const turns of [filesTurns, folderTurns]) expect(turns).toBeGreaterThanOrEqual(Math.floor(count / FILES_PER_TURN) - 1);
+  return { files: filesTurns, folders: folderTurns };
+}
+
+/** How many turns other work got on the event loop while `work` ran. */
+async function turnsWhile(work: () => Promise<void>): Promise<number> {
   let done = false;
   let turns = 0;
   const ticker = (async () => {
     for (; !done; turns++) await nextTurn();
   })();
-  const written = await extractTree({ dirs: ["d"], files }, dest);
-  done = true;
-  await ticker;
-  expect(written.ok ? written.files : written.reason).toBe(count);
-  expect(turns).toBeGreaterThanOrEqual(Math.floor(count / FILES_PER_TURN) - 1);
+  try {
+    await work();
+  } finally {
+    done = true;
+    await ticker;
+  }
   return turns;
 }
 
@@ -205,8 +222,8 @@ export async function craftedArchives(_c: CaseContext): Promise<CaseVerdict> {
     }
     expect(existsSync(absolute)).toBe(false);
     expect(await listAll(parent)).toEqual(["victim.txt"]);
-    const turns = await turnsWhileWritingTreeAtCaps(join(parent, "at-caps"));
-    return { outcome: `${outcomes.length} crafted archives refused before any write (${outcomes.join(", ")}); a tree at the entry cap written with ${turns} turns of the event loop for other work`, containMs: Date.now() - started };
+    const turns = await turnsWhileWritingTreesAtCaps(join(parent, "at-caps"));
+    return { outcome: `${outcomes.length} crafted archives refused before any write (${outcomes.join(", ")}); trees at the entry cap written with ${turns.files} (files) and ${turns.folders} (folders alone) turns of the event loop for other work`, containMs: Date.now() - started };
   } finally {
     await rm(parent, { recursive: true, force: true });
   }
