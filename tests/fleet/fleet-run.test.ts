@@ -4,14 +4,14 @@
  * with TLS client certificates through Docker contexts. No mocks: every container runs on
  * one of the three engines.
  */
-import type { ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEvents } from "../../harness/src/archive/index.js";
 import { startRun } from "../../harness/src/evolution/index.js";
-import { connectEngines, type EngineConnector, type EngineEntry, type EngineEvent } from "../../sandbox/src/index.js";
+import { connectEngines, newSessionId, type EngineConnector, type EngineEntry, type EngineEvent } from "../../sandbox/src/index.js";
 import { evolve } from "../inspect/cli-harness.js";
 import { leftoversOfRun, memorySink, readConsistentRun } from "../evolution/run-helpers.js";
 import { killAll, spawnEvolve, waitFor } from "../support/evolve-process.js";
@@ -45,6 +45,21 @@ function engines(entries: EngineEntry[], seen: EngineEvent[] = [], requireAll = 
     fleet.watch((event) => seen.push(event));
     return fleet;
   };
+}
+
+/** This session's containers and volumes on one engine (`dockerArgs` name it). */
+function leftoversOfSession(session: string, dockerArgs: readonly string[]): number {
+  const filter = `label=dev.evolve.session=${session}`;
+  const count = (args: string[]): number => execFileSync("docker", [...dockerArgs, ...args], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "").length;
+  return count(["ps", "-aq", "--filter", filter]) + count(["volume", "ls", "-q", "--filter", filter]);
+}
+
+async function waitUntil(done: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`waited ${timeoutMs} ms for: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 function leftoversEverywhere(runId: string): number {
@@ -154,6 +169,29 @@ describe("a run on several engines", () => {
     // Killed the way a power cut would, then started again on the same data root.
     await runWithFault("crash", b, () => b.crash(), () => b.start());
   }, 600_000);
+
+  it("sweeps what an engine killed whole held for this process (its warm pool) before it takes containers again, though nothing running there was lost", async () => {
+    const seen: EngineEvent[] = [];
+    const fleet = await connectEngines({ engines: [{ spec: b.context }], requireAll: true }, { warmPool: 1, health: FAST_HEALTH });
+    fleet.watch((event) => seen.push(event));
+    try {
+      const image = await fleet.ensureRuntimeImage();
+      const session = newSessionId();
+      const onB = (): number => leftoversOfSession(session, ["-H", `unix://${b.socket}`]);
+      // One container run and removed: b's pool makes one more in its place and keeps it.
+      const used = await fleet.startSandbox({ image: image.tag, command: image.command, labels: { session, run: "pool-crash" } }, { timeoutMs: 30_000, stdoutCapBytes: 1_000, stderrCapBytes: 1_000 });
+      await used.kill();
+      await used.remove();
+      await waitUntil(() => onB() === 2, "b's warm pool holds a container (and its volume)");
+      await b.crash();
+      await waitUntil(() => seen.some((e) => e.type === "down"), "b marked down");
+      await b.start();
+      await waitUntil(() => seen.some((e) => e.type === "up"), "b up again");
+      expect(onB(), "this session's containers and volumes on b once it answered again").toBe(0);
+    } finally {
+      await fleet.close();
+    }
+  }, 120_000);
 
   it("marks an engine that stops answering (its dockerd frozen) down within the health timeout, and uses it again when it answers", async () => {
     // SIGSTOP: connections are accepted by the kernel and never answered; nothing fails fast.

@@ -152,6 +152,7 @@ export class EngineFleet implements SandboxEngine {
   private async placed(spec: SandboxSpec, make: (member: FleetMember) => Promise<CreatedSandbox | RunningSandbox>, running: boolean): Promise<FleetSandbox> {
     for (;;) {
       const member = await this.place(spec.runtime ?? "runc", spec.labels.group ?? null);
+      member.placing(spec.labels.session);
       const down = member.whenDown().then((reason): never => {
         throw new EvolveError("engine_lost", `the engine ${member.name} stopped answering (${reason})`);
       });
@@ -166,8 +167,7 @@ export class EngineFleet implements SandboxEngine {
         this.hooks.release(member, spec.labels);
         const lostEngine = error instanceof EvolveError && error.code === "engine_lost";
         if (!lostEngine && (await this.verify(member))) throw error;
-        // Made after all on an engine given up on: it goes when that engine answers again.
-        member.straySessions.add(spec.labels.session);
+        // Made after all on an engine given up on (marked down): it goes when that engine answers again.
         void making.then((sandbox) => sandbox.remove(), () => undefined);
       }
     }

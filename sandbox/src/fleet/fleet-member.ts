@@ -37,8 +37,13 @@ export class FleetMember {
   info: EngineInfo | null;
   /** Containers placed here and not yet removed. */
   running = 0;
-  /** Sessions whose containers were lost here: swept before the engine takes new ones. */
+  /**
+   * Sessions whose containers were lost here: swept before the engine takes new ones. When it
+   * goes down, every session that placed containers here is one: besides what ran, its warm
+   * pool held containers nothing else knows of, and a container being removed may not be gone.
+   */
   readonly straySessions = new Set<string>();
+  private readonly sessions = new Set<string>();
   private slotsGiven: number | null;
   private down: { promise: Promise<string>; resolve: (reason: string) => void };
 
@@ -74,9 +79,15 @@ export class FleetMember {
     return this.down.promise;
   }
 
+  /** A container of `session` is about to be made here. */
+  placing(session: string): void {
+    this.sessions.add(session);
+  }
+
   /** True when it was up and is down now. */
   markDown(reason: string): boolean {
     if (this.state !== "up") return false;
+    for (const session of this.sessions) this.straySessions.add(session);
     this.state = "down";
     this.reason = reason;
     this.down.resolve(reason);

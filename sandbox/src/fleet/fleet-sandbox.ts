@@ -114,8 +114,8 @@ export class FleetSandbox implements CreatedSandbox, RunningSandbox {
     this.removed = true;
     const removal = this.inner.remove();
     if (this.member.state !== "up" || this.isLost) {
-      // Its engine does not answer: the slot comes back now, the container when the engine does.
-      this.member.straySessions.add(this.labels.session);
+      // Lost, or its engine does not answer: the slot comes back now. Not waited on: were the
+      // engine down, the container goes when it answers again (a down engine's sessions are strays).
       void removal.catch(() => undefined);
     } else {
       await Promise.race([removal, this.down]);
