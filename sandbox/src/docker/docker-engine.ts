@@ -17,6 +17,7 @@ import type { ContainerRunOptions, EngineInfo, Runtime, SandboxSpec, SweepResult
 import { runtimeBaseImage } from "./host-platform.js";
 import { WarmPool } from "./warm-pool.js";
 import { PendingRemovals } from "./pending-removals.js";
+import { removeContainer } from "./remove-container.js";
 import { packFolder } from "./tar-pack.js";
 
 /** A session id names this process, so a later start can tell whether it is alive. */
@@ -254,7 +255,7 @@ export class DockerEngine implements SandboxEngine {
     let containers = 0;
     for (const info of await this.docker.listContainers({ all: true, filters })) {
       if (!shouldGo(info.Labels)) continue;
-      await this.docker.getContainer(info.Id).remove({ force: true, v: true }).then(() => containers++, () => undefined);
+      if (await removeContainer(this.docker.getContainer(info.Id))) containers++;
     }
     let volumes = 0;
     for (const volume of listed) {

@@ -12,6 +12,7 @@ import { flushedOutcome, OutputDemux } from "./output-demux.js";
 import { packFolder } from "./tar-pack.js";
 import { extractSafely } from "../extract/index.js";
 import { engineReportedOom } from "./oom-event.js";
+import { removeContainer } from "./remove-container.js";
 import type { CreatedSandbox, RunningSandbox } from "../port/index.js";
 import type { ExtractCaps, ExtractResult, ContainerRunOptions, RunOutcome } from "../port/index.js";
 
@@ -223,11 +224,8 @@ export class DockerSandbox implements CreatedSandbox, RunningSandbox {
     this.removed = true;
     clearTimeout(this.timer);
     this.stdin?.destroy();
-    // `v`: the workspace is the container's anonymous volume, removed with it.
-    const removal = this.container.remove({ force: true, v: true }).then(
-      () => undefined,
-      () => undefined,
-    );
+    // The workspace is the container's anonymous volume, removed with it.
+    const removal = removeContainer(this.container).then(() => undefined);
     this.onRemoved(removal);
     await removal;
   }
