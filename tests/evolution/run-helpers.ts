@@ -32,7 +32,16 @@ export async function readConsistentRun(runDir: string, options: { tolerateBadEv
 
 /** Containers and volumes still labelled with this run (whatever session made them), on the engine `dockerArgs` name (default: the local one). */
 export function leftoversOfRun(runId: string, dockerArgs: readonly string[] = []): { containers: number; volumes: number } {
-  const filter = `label=dev.evolve.run=${runId}`;
+  return leftoversLabelled(`dev.evolve.run=${runId}`, dockerArgs);
+}
+
+/** Containers and volumes still labelled with this session, on the engine `dockerArgs` name. */
+export function leftoversOfSession(session: string, dockerArgs: readonly string[] = []): { containers: number; volumes: number } {
+  return leftoversLabelled(`dev.evolve.session=${session}`, dockerArgs);
+}
+
+function leftoversLabelled(label: string, dockerArgs: readonly string[]): { containers: number; volumes: number } {
+  const filter = `label=${label}`;
   const count = (args: string[]): number => execFileSync("docker", [...dockerArgs, ...args], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "").length;
   return { containers: count(["ps", "-aq", "--filter", filter]), volumes: count(["volume", "ls", "-q", "--filter", filter]) };
 }

@@ -4,7 +4,7 @@
  * with TLS client certificates through Docker contexts. No mocks: every container runs on
  * one of the three engines.
  */
-import { execFileSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { readEvents } from "../../harness/src/archive/index.js";
 import { startRun } from "../../harness/src/evolution/index.js";
 import { connectEngines, newSessionId, type EngineConnector, type EngineEntry, type EngineEvent } from "../../sandbox/src/index.js";
 import { evolve } from "../inspect/cli-harness.js";
-import { leftoversOfRun, memorySink, readConsistentRun } from "../evolution/run-helpers.js";
+import { leftoversOfRun, leftoversOfSession, memorySink, readConsistentRun } from "../evolution/run-helpers.js";
 import { killAll, spawnEvolve, waitFor } from "../support/evolve-process.js";
 import { startExtraEngines, type ExtraEngine, type ExtraEngines } from "../support/extra-engines.js";
 
@@ -45,21 +45,6 @@ function engines(entries: EngineEntry[], seen: EngineEvent[] = [], requireAll = 
     fleet.watch((event) => seen.push(event));
     return fleet;
   };
-}
-
-/** This session's containers and volumes on one engine (`dockerArgs` name it). */
-function leftoversOfSession(session: string, dockerArgs: readonly string[]): number {
-  const filter = `label=dev.evolve.session=${session}`;
-  const count = (args: string[]): number => execFileSync("docker", [...dockerArgs, ...args], { encoding: "utf8" }).split("\n").filter((l) => l.trim() !== "").length;
-  return count(["ps", "-aq", "--filter", filter]) + count(["volume", "ls", "-q", "--filter", filter]);
-}
-
-async function waitUntil(done: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > until) throw new Error(`waited ${timeoutMs} ms for: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 function leftoversEverywhere(runId: string): number {
@@ -177,16 +162,21 @@ describe("a run on several engines", () => {
     try {
       const image = await fleet.ensureRuntimeImage();
       const session = newSessionId();
-      const onB = (): number => leftoversOfSession(session, ["-H", `unix://${b.socket}`]);
+      const onB = (): number => {
+        const left = leftoversOfSession(session, ["-H", `unix://${b.socket}`]);
+        return left.containers + left.volumes;
+      };
+      // Nothing to watch but the fleet's events: a promise that never settles stands for the process.
+      const until = (done: () => boolean): Promise<void> => waitFor(async () => done(), new Promise(() => undefined), 60_000);
       // One container run and removed: b's pool makes one more in its place and keeps it.
       const used = await fleet.startSandbox({ image: image.tag, command: image.command, labels: { session, run: "pool-crash" } }, { timeoutMs: 30_000, stdoutCapBytes: 1_000, stderrCapBytes: 1_000 });
       await used.kill();
       await used.remove();
-      await waitUntil(() => onB() === 2, "b's warm pool holds a container (and its volume)");
+      await until(() => onB() === 2); // b's warm pool holds a container, and its volume
       await b.crash();
-      await waitUntil(() => seen.some((e) => e.type === "down"), "b marked down");
+      await until(() => seen.some((e) => e.type === "down"));
       await b.start();
-      await waitUntil(() => seen.some((e) => e.type === "up"), "b up again");
+      await until(() => seen.some((e) => e.type === "up"));
       expect(onB(), "this session's containers and volumes on b once it answered again").toBe(0);
     } finally {
       await fleet.close();
