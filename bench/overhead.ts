@@ -9,6 +9,7 @@
  *
  *   npx tsx bench/overhead.ts [options]   (the options: the checkArgs line below; --help prints it)
  */
+import { readEvents } from "../harness/src/archive/index.js";
 import { DEFAULT_TASK } from "../harness/src/evolution/index.js";
 import { connectEngines, LOCAL_ENGINE } from "../sandbox/src/index.js";
 import { argInt, argValue, checkArgs, load1 } from "./lib/args.js";
@@ -63,7 +64,8 @@ async function measureOverhead(warmPool: number, n: number, taskName: string): P
   const loadBefore = load1();
   try {
     const run = await runEvolution(timed.engine, { task: taskName, generations: n, workers: 1, seed: 1 });
-    const rows = run.generations.filter((g) => g.parent !== null).map((g) => breakdown(g, timed.traces));
+    const recordedAt = new Map((await readEvents(run.runDir)).events.flatMap((e) => (e.type === "recorded" ? [[e.generation, Date.parse(e.at)] as const] : [])));
+    const rows = run.generations.filter((g) => g.parent !== null).map((g) => breakdown(g, timed.traces, recordedAt.get(g.id) ?? null));
     await removeRoot(run.root);
     const all = group(rows);
     return { warmPool, generations: rows.length, wallMs: run.wallMs, loadBefore, loadAfter: load1(), rows, ...all, valid: group(rows.filter((r) => r.valid)), stopped: group(rows.filter((r) => !r.valid)) };
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
     "agent compute = time between the runner's 'ready' and 'result' lines of the self-modify container (improve() itself; module load shown apart), less the host's time answering its ctx.evaluate drafts (their checks and containers: harness overhead)",
     "valid children (every phase) and stopped ones (a failed gate, an empty diff) apart",
     "task compute = EvaluationResult.computeMs (sum of solve call durations as the host sees them)",
+    "the record folder's write (after the record's timings.total) = its `recorded` event's time − the record's createdAt − its preparation; counted in the total",
     ...(variants.some((p) => p > 0) ? [`warm pool: connectEngines(LOCAL_ENGINE, { warmPool: ${poolSize} }) (containers created+started ahead, each used once)`] : []),
   ];
   const file = await saveResults(variants.length > 1 ? "overhead" : `overhead-pool${variants[0]}`, { task, generationsPerVariant: generations, workers: 1, techniques, variants: results });

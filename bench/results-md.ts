@@ -44,7 +44,7 @@ async function overheadSection(): Promise<string> {
     ["smStart", "self-modify container start"], ["smLoad", "tree in + meta agent load"], ["agentCompute", "**improve() — agent compute**"], ["drafts", "ctx.evaluate drafts (checks + containers)"],
     ["smTakeOut", "workspace out"], ["smRemove", "self-modify container stop+remove (waited for)"], ["extract", "diff + hash"], ["policy", "policy"], ["compile", "compile"],
     ["signature", "signature"], ["import", "import gate (container)"], ["evalStart", "evaluation container starts (3)"], ["taskCompute", "**solve() — task compute**"],
-    ["evalOther", "evaluation: load, grading, I/O"], ["evalRemove", "evaluation container removes (waited for)"], ["record", "archive write"], ["backgroundRemove", "removals of released containers (background, not in total)"], ["total", "total"],
+    ["evalOther", "evaluation: load, grading, I/O"], ["evalRemove", "evaluation container removes (waited for)"], ["record", "archive: record prepared"], ["archiveWrite", "archive: record folder written"], ["backgroundRemove", "removals of released containers (background, not in total)"], ["total", "total"],
     ["overhead", "**harness overhead = total − agent − task**"],
   ];
   // Results since issue 29 keep valid children apart from stopped ones; older ones have all children only.

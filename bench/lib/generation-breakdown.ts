@@ -44,6 +44,11 @@ export interface Breakdown {
   taskCompute: number;
   evalOther: number;
   record: number;
+  /**
+   * The record folder's atomic write (snapshot, patch, transcript, logs, their syncs): after
+   * the record's own timings.total, so measured from its `recorded` event (ms resolution).
+   */
+  archiveWrite: number;
   overhead: number;
 }
 
@@ -69,7 +74,8 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
   { key: "evalRemove", label: "evaluate: container removes waited for (sum)" },
   { key: "taskCompute", label: "evaluate: solve() [TASK COMPUTE]" },
   { key: "evalOther", label: "evaluate: rest (load, grading, I/O)" },
-  { key: "record", label: "archive write" },
+  { key: "record", label: "archive: record prepared (events, logs)" },
+  { key: "archiveWrite", label: "archive: record folder written (snapshot, files, syncs)" },
   { key: "backgroundRemove", label: "removals of released containers (background, not in TOTAL)" },
   { key: "total", label: "TOTAL" },
   { key: "overhead", label: "HARNESS OVERHEAD = total − agent − task" },
@@ -77,8 +83,11 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
 
 const span = (a: number | null, b: number | null): number => (a === null || b === null ? 0 : Math.max(0, b - a));
 
-/** The breakdown of `record` given the traces of its sandboxes. */
-export function breakdown(record: GenerationRecord, traces: readonly SandboxTrace[]): Breakdown {
+/**
+ * The breakdown of `record` given the traces of its sandboxes and the time its `recorded`
+ * event was written (epoch ms; null when the run has no such event).
+ */
+export function breakdown(record: GenerationRecord, traces: readonly SandboxTrace[], recordedAt: number | null): Breakdown {
   const mine = traces.filter((t) => t.labels.generation === record.id);
   const sm = mine.find((t) => t.labels.phase === "self-modify");
   const imp = mine.find((t) => t.labels.phase === "validate");
@@ -99,7 +108,9 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
   const evalStart = evals.reduce((s, t) => s + span(t.requestedAt, t.startedAt), 0);
   const evalRemove = evals.reduce((s, t) => s + waited(t), 0);
   const backgroundRemove = mine.reduce((s, t) => s + (t.released ? t.removeMs : 0), 0);
-  const total = tm.total ?? 0;
+  // createdAt is taken when the record is built, before its preparation (tm.record) and its write.
+  const archiveWrite = recordedAt === null ? 0 : Math.max(0, recordedAt - Date.parse(record.createdAt) - (tm.record ?? 0));
+  const total = (tm.total ?? 0) + archiveWrite;
   return {
     id: record.id,
     valid: record.status.kind === "valid",
@@ -127,6 +138,7 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
     taskCompute,
     evalOther: Math.max(0, evaluate - evalStart - evalRemove - taskCompute),
     record: tm.record ?? 0,
+    archiveWrite,
     overhead: total - agentCompute - taskCompute,
   };
 }
