@@ -1,4 +1,5 @@
-import { access, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { access, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -74,6 +75,41 @@ describe("ArchiveWriter", () => {
     await expect(
       writer.recordGeneration(generationRecord({ snapshotHash: snapshotHash(SEED) }), { snapshotDir: bad, patch: "", transcript: [], logs: {} }),
     ).rejects.toMatchObject({ code: "internal" });
+    expect((await readdir(join(root, "r1"))).sort()).toEqual(["events.jsonl", "run.json"]);
+  });
+
+  it("moves a scratch snapshot into the record, copies one from another filesystem, and keeps a caller's folder", async () => {
+    const root = await tempDir();
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
+    const record = (id: string) => generationRecord({ id, snapshotHash: snapshotHash(SEED) });
+    const scratch = await snapshotOf(SEED);
+    await writer.recordGeneration(record("g0000"), { snapshotDir: scratch, moveSnapshot: true, patch: "", transcript: [], logs: {} });
+    expect(await exists(scratch)).toBe(false);
+    const kept = await snapshotOf(SEED);
+    await writer.recordGeneration(record("g0001"), { snapshotDir: kept, patch: "", transcript: [], logs: {} });
+    expect(await readFile(join(kept, "task", "index.ts"), "utf8")).toBe("export const x = 1;\n");
+    // A rename cannot cross filesystems (EXDEV): /dev/shm is a tmpfs apart from the disk here.
+    const shm = await mkdtemp("/dev/shm/evolve-snap-");
+    try {
+      expect(statSync(shm).dev).not.toBe(statSync(root).dev);
+      await writeTree(shm, SEED);
+      await writer.recordGeneration(record("g0002"), { snapshotDir: shm, moveSnapshot: true, patch: "", transcript: [], logs: {} });
+    } finally {
+      await rm(shm, { recursive: true, force: true });
+    }
+    const read = await readRun(join(root, "r1"));
+    expect(read.problems).toEqual([]);
+    for (const id of ["g0000", "g0001", "g0002"]) expect(await readFile(join(root, "r1", id, "snapshot", "meta", "index.ts"), "utf8")).toBe("export {};\n");
+  });
+
+  it("leaves no generation folder when a moved snapshot holds what no tree may", async () => {
+    const root = await tempDir();
+    const writer = await ArchiveWriter.create(root, runRecord({ id: "r1" }));
+    const bad = await snapshotOf(SEED);
+    await symlink("/etc/passwd", join(bad, "link"));
+    await expect(
+      writer.recordGeneration(generationRecord({ snapshotHash: snapshotHash(SEED) }), { snapshotDir: bad, moveSnapshot: true, patch: "", transcript: [], logs: {} }),
+    ).rejects.toThrow(/link/);
     expect((await readdir(join(root, "r1"))).sort()).toEqual(["events.jsonl", "run.json"]);
   });
 

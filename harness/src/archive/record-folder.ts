@@ -16,6 +16,12 @@ import { copyTree, hashDirectory } from "./tree.js";
 export interface GenerationFiles {
   /** The agent tree as the meta agent left it; null when nothing usable came back. */
   readonly snapshotDir: string | null;
+  /**
+   * `snapshotDir` is the caller's scratch folder, not read after the write: it is moved into
+   * the record (a rename, ~0.02 ms) instead of copied (~24 ms for the seed's 36 files); on
+   * another filesystem it is copied. Without it the folder is copied and left as it was.
+   */
+  readonly moveSnapshot?: boolean;
   /** Unified diff against the parent's snapshot (against the empty tree for generation 0). */
   readonly patch: string;
   readonly transcript: readonly TranscriptLine[];
@@ -44,6 +50,19 @@ export interface RecordFolder {
   snapshotHash: string | null;
 }
 
+/** Puts the snapshot at `target`: moved when the caller allows it and the filesystem does, else copied. */
+async function placeSnapshot(from: string, target: string, move: boolean): Promise<void> {
+  if (move) {
+    try {
+      await rename(from, target);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    }
+  }
+  await copyTree(from, target);
+}
+
 /** Stages `folder` with `files`, checks the snapshot's hash, and renames it into place. */
 export async function writeRecordFolder(folder: RecordFolder, files: GenerationFiles): Promise<void> {
   checkLogNames(files.logs);
@@ -51,17 +70,23 @@ export async function writeRecordFolder(folder: RecordFolder, files: GenerationF
   try {
     await mkdir(temp);
     if (files.snapshotDir !== null) {
-      await copyTree(files.snapshotDir, join(temp, SNAPSHOT_DIR));
+      await placeSnapshot(files.snapshotDir, join(temp, SNAPSHOT_DIR), files.moveSnapshot === true);
+      // Read back from its place in the record, moved or copied: what is archived is what was hashed.
       const hash = await hashDirectory(join(temp, SNAPSHOT_DIR));
       if (hash !== folder.snapshotHash) throw new EvolveError("internal", `${folder.id}: snapshot hash ${hash} differs from the record's ${folder.snapshotHash}`);
     }
-    await writeFileSynced(join(temp, PATCH_FILE), files.patch);
-    await writeFileSynced(join(temp, TRANSCRIPT_FILE), files.transcript.map((e) => `${JSON.stringify(e)}\n`).join(""));
-    if ((files.solveTranscript?.length ?? 0) > 0) await writeFileSynced(join(temp, SOLVE_TRANSCRIPT_FILE), (files.solveTranscript ?? []).map((e) => `${JSON.stringify(e)}\n`).join(""));
     await mkdir(join(temp, LOGS_DIR));
-    for (const [name, text] of Object.entries(files.logs)) await writeFileSynced(join(temp, LOGS_DIR, name), text);
-    await writeFileSynced(join(temp, folder.recordFile), folder.recordText);
-    await syncDirectory(temp);
+    const lines = (entries: readonly TranscriptLine[]): string => entries.map((e) => `${JSON.stringify(e)}\n`).join("");
+    const texts: [string, string][] = [
+      [PATCH_FILE, files.patch],
+      [TRANSCRIPT_FILE, lines(files.transcript)],
+      ...((files.solveTranscript?.length ?? 0) > 0 ? [[SOLVE_TRANSCRIPT_FILE, lines(files.solveTranscript ?? [])] as [string, string]] : []),
+      ...Object.entries(files.logs).map(([name, text]): [string, string] => [join(LOGS_DIR, name), text]),
+      [folder.recordFile, folder.recordText],
+    ];
+    // Each file is synced before the folder is renamed in; at once, so the disk flushes them together.
+    await Promise.all(texts.map(([path, text]) => writeFileSynced(join(temp, path), text)));
+    await Promise.all([syncDirectory(join(temp, LOGS_DIR)), syncDirectory(temp)]);
     await rename(temp, folder.dir);
     await syncDirectory(dirname(folder.dir));
   } catch (error) {

@@ -116,6 +116,8 @@ async function record(
   const final = approval === undefined ? withEngines : { ...withEngines, approval };
   const recorded = await recordGeneration(writer, final, {
     snapshotDir: candidate.tree?.dir ?? null,
+    // The tree is this child's own scratch (under `work`, removed after): moved into the record, not copied.
+    moveSnapshot: true,
     patch: candidate.tree?.patch ?? "",
     transcript: modified.transcript,
     solveTranscript: more.solveLlm.transcript(),
