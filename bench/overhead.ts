@@ -65,7 +65,10 @@ async function measureOverhead(warmPool: number, n: number, taskName: string): P
   try {
     const run = await runEvolution(timed.engine, { task: taskName, generations: n, workers: 1, seed: 1 });
     const recordedAt = new Map((await readEvents(run.runDir)).events.flatMap((e) => (e.type === "recorded" ? [[e.generation, Date.parse(e.at)] as const] : [])));
-    const rows = run.generations.filter((g) => g.parent !== null).map((g) => breakdown(g, timed.traces, recordedAt.get(g.id) ?? null));
+    // W = 1: each child's predecessor in id order is the record the loop finished before selecting it.
+    const ids = run.generations.map((g) => g.id);
+    const previous = (id: string): number | null => recordedAt.get(ids[ids.indexOf(id) - 1] ?? "") ?? null;
+    const rows = run.generations.filter((g) => g.parent !== null).map((g) => breakdown(g, timed.traces, recordedAt.get(g.id) ?? null, previous(g.id)));
     await removeRoot(run.root);
     const all = group(rows);
     return { warmPool, generations: rows.length, wallMs: run.wallMs, loadBefore, loadAfter: load1(), rows, ...all, valid: group(rows.filter((r) => r.valid)), stopped: group(rows.filter((r) => !r.valid)) };
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
     "agent compute = time between the runner's 'ready' and 'result' lines of the self-modify container (improve() itself; module load shown apart), less the host's time answering its ctx.evaluate drafts (their checks and containers: harness overhead)",
     "valid children (every phase) and stopped ones (a failed gate, an empty diff) apart",
     "task compute = EvaluationResult.computeMs (sum of solve call durations as the host sees them)",
-    "the record folder's write (after the record's timings.total) = its `recorded` event's time − the record's createdAt − its preparation; counted in the total",
+    "the record folder's write (after the record's timings.total) = its `recorded` event's time − the record's createdAt − its preparation; the loop's work before a child (selection, run.json, the selected event) = the child's start (createdAt − timings.total) − the last record's `recorded` event; both counted in the total",
     ...(variants.some((p) => p > 0) ? [`warm pool: connectEngines(LOCAL_ENGINE, { warmPool: ${poolSize} }) (containers created+started ahead, each used once)`] : []),
   ];
   const file = await saveResults(variants.length > 1 ? "overhead" : `overhead-pool${variants[0]}`, { task, generationsPerVariant: generations, workers: 1, techniques, variants: results });

@@ -41,7 +41,7 @@ async function overheadSection(): Promise<string> {
   if (variants.size === 0) return "## 1. Overhead per candidate\n\nNot measured yet: `npx tsx bench/overhead.ts`.\n";
   const vs = [...variants.values()].sort((a, b) => a.warmPool - b.warmPool);
   const keys: [string, string][] = [
-    ["smStart", "self-modify container start"], ["smLoad", "tree in + meta agent load"], ["agentCompute", "**improve() — agent compute**"], ["drafts", "ctx.evaluate drafts (checks + containers)"],
+    ["loop", "loop: selection, run record"], ["smStart", "self-modify container start"], ["smLoad", "tree in + meta agent load"], ["agentCompute", "**improve() — agent compute**"], ["drafts", "ctx.evaluate drafts (checks + containers)"],
     ["smTakeOut", "workspace out"], ["smRemove", "self-modify container stop+remove (waited for)"], ["extract", "diff + hash"], ["policy", "policy"], ["compile", "compile"],
     ["signature", "signature"], ["import", "import gate (container)"], ["evalStart", "evaluation container starts (3)"], ["taskCompute", "**solve() — task compute**"],
     ["evalOther", "evaluation: load, grading, I/O"], ["evalRemove", "evaluation container removes (waited for)"], ["record", "archive: record prepared"], ["archiveWrite", "archive: record folder written"], ["backgroundRemove", "removals of released containers (background, not in total)"], ["total", "total"],

@@ -49,10 +49,17 @@ export interface Breakdown {
    * the record's own timings.total, so measured from its `recorded` event (ms resolution).
    */
   archiveWrite: number;
+  /**
+   * The loop's work before the child started (approvals looked at, the parent selected, the
+   * RNG written to run.json and the `selected` event): at W = 1, from the last record's
+   * `recorded` event to the child's start. Outside the child's own timings.total.
+   */
+  loop: number;
   overhead: number;
 }
 
 export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
+  { key: "loop", label: "loop: selection, run record (since the last record; W = 1)" },
   { key: "materialise", label: "materialise (parent build)" },
   { key: "smStart", label: "self-modify: container start" },
   { key: "smLoad", label: "self-modify: tree in + meta agent load" },
@@ -84,10 +91,10 @@ export const BREAKDOWN_ROWS: { key: keyof Breakdown; label: string }[] = [
 const span = (a: number | null, b: number | null): number => (a === null || b === null ? 0 : Math.max(0, b - a));
 
 /**
- * The breakdown of `record` given the traces of its sandboxes and the time its `recorded`
- * event was written (epoch ms; null when the run has no such event).
+ * The breakdown of `record` given the traces of its sandboxes, the time its `recorded` event
+ * was written and the time the record before it was (epoch ms; null when there is none).
  */
-export function breakdown(record: GenerationRecord, traces: readonly SandboxTrace[], recordedAt: number | null): Breakdown {
+export function breakdown(record: GenerationRecord, traces: readonly SandboxTrace[], recordedAt: number | null, previousRecordedAt: number | null): Breakdown {
   const mine = traces.filter((t) => t.labels.generation === record.id);
   const sm = mine.find((t) => t.labels.phase === "self-modify");
   const imp = mine.find((t) => t.labels.phase === "validate");
@@ -110,7 +117,9 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
   const backgroundRemove = mine.reduce((s, t) => s + (t.released ? t.removeMs : 0), 0);
   // createdAt is taken when the record is built, before its preparation (tm.record) and its write.
   const archiveWrite = recordedAt === null ? 0 : Math.max(0, recordedAt - Date.parse(record.createdAt) - (tm.record ?? 0));
-  const total = (tm.total ?? 0) + archiveWrite;
+  const started = Date.parse(record.createdAt) - (tm.total ?? 0);
+  const loop = previousRecordedAt === null ? 0 : Math.max(0, started - previousRecordedAt);
+  const total = loop + (tm.total ?? 0) + archiveWrite;
   return {
     id: record.id,
     valid: record.status.kind === "valid",
@@ -139,6 +148,7 @@ export function breakdown(record: GenerationRecord, traces: readonly SandboxTrac
     evalOther: Math.max(0, evaluate - evalStart - evalRemove - taskCompute),
     record: tm.record ?? 0,
     archiveWrite,
+    loop,
     overhead: total - agentCompute - taskCompute,
   };
 }
