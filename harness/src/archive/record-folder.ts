@@ -84,8 +84,10 @@ export async function writeRecordFolder(folder: RecordFolder, files: GenerationF
       ...Object.entries(files.logs).map(([name, text]): [string, string] => [join(LOGS_DIR, name), text]),
       [folder.recordFile, folder.recordText],
     ];
-    // Each file is synced before the folder is renamed in; at once, so the disk flushes them together.
-    await Promise.all(texts.map(([path, text]) => writeFileSynced(join(temp, path), text)));
+    // Each file is synced before the folder is renamed in; at once, so the disk flushes them
+    // together. Every write settles before a failure is thrown, so the cleanup below meets none.
+    const written = await Promise.allSettled(texts.map(([path, text]) => writeFileSynced(join(temp, path), text)));
+    for (const w of written) if (w.status === "rejected") throw w.reason;
     await Promise.all([syncDirectory(join(temp, LOGS_DIR)), syncDirectory(temp)]);
     await rename(temp, folder.dir);
     await syncDirectory(dirname(folder.dir));
