@@ -13,7 +13,7 @@ import { visibleComplete, type EvaluationResult, type Failure } from "../../resu
 import { PACKAGE_ROOT } from "../../kernel/index.js";
 import { capText } from "../../text/index.js";
 import { NO_SOLVE_LLM, checkKey, containerLabels, countingEngine, type CandidateContext, type SolveLlm } from "../context/index.js";
-import { runCandidate } from "./candidate.js";
+import { workspaceCandidate } from "./tree-candidate.js";
 import { importGateOf } from "./evaluate-step.js";
 import type { DraftPlan } from "./draft-request.js";
 import { visibleFeedback } from "./improve-request.js";
@@ -69,18 +69,20 @@ export async function runDraft(run: DraftRun): Promise<EvaluateResult> {
   const counted = countingEngine(ctx.sandbox.engine);
   const countedCtx = { ...ctx, sandbox: { ...ctx.sandbox, engine: counted.engine } };
   try {
-    const candidate = await runCandidate({
-      ctx: countedCtx,
-      generationId: run.generationId,
-      parentDir: run.parentSnapshotDir,
-      source: { kind: "workspace", workspace: run.workspace },
-      workDir: run.dir,
-      phase: "draft-validate",
-      // Its import gate runs in its evaluation's first session: one container fewer per draft.
-      deferImport: true,
-      // Most drafts are never a child: the build goes when the generation is over, unless a child took it.
-      heldBy: run.generationId,
-    });
+    const candidate = await workspaceCandidate(
+      {
+        ctx: countedCtx,
+        generationId: run.generationId,
+        parentDir: run.parentSnapshotDir,
+        workDir: run.dir,
+        phase: "draft-validate",
+        // Its import gate runs in its evaluation's first session: one container fewer per draft.
+        deferImport: true,
+        // Most drafts are never a child: the build goes when the generation is over, unless a child took it.
+        heldBy: run.generationId,
+      },
+      run.workspace,
+    );
     entry.timings.extract = candidate.timings.extract ?? 0;
     if (candidate.checkMs !== null) entry.timings.checks = candidate.checkMs;
     entry.snapshotHash = candidate.tree?.snapshotHash ?? null;
