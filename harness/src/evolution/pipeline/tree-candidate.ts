@@ -34,7 +34,7 @@ export interface GateInput {
   requireTester?: boolean;
   /** The first recorded generation with this tree (never the parent: its own tree is an empty change for the policy gate); a duplicate is not checked again. */
   sameTree?: (snapshotHash: string) => string | null;
-  /** Where the checking and validated events go (children and the seed); none for drafts and testers. */
+  /** Where the candidate's events go (self_modified, checking, validated: children and the seed); none for drafts and testers. */
   events?: ArchiveWriter;
   /**
    * The candidate is evaluated next: its import gate runs in its first evaluation session
