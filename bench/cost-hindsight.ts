@@ -38,11 +38,13 @@ const tasks = argValue("tasks", Object.keys(REFERENCES).join(",")).split(",");
 const referenceArg = argValue("reference", "");
 const RESULTS = join(BENCH_DIR, "results");
 
+/** A cost bench file's rows that ran to an end; a file that cannot be read is named on stderr and skipped. */
 async function rowsOf(name: string): Promise<Row[]> {
   try {
     const saved = JSON.parse(await readFile(join(RESULTS, `${name}.json`), "utf8")) as { results?: { rows?: Row[] } };
     return (saved.results?.rows ?? []).filter((r) => r.error === null);
-  } catch {
+  } catch (error) {
+    console.error(`skipped bench/results/${name}.json: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   }
 }
@@ -89,8 +91,13 @@ async function hindsight(task: string, reference: string): Promise<void> {
   console.log(`today's total ${totalToday}; by hindsight, the fewest of any run, today's own included, ${totalBest}: today ÷ hindsight ${(totalToday / totalBest).toFixed(2)}×`);
 }
 
-for (const task of tasks) {
-  const reference = referenceArg !== "" ? referenceArg : REFERENCES[task];
-  if (reference === undefined) throw new Error(`no reference file known for ${task}: pass --reference NAME (a bench/results/NAME.json of the cost bench)`);
-  await hindsight(task, reference);
+try {
+  for (const task of tasks) {
+    const reference = referenceArg !== "" ? referenceArg : REFERENCES[task];
+    if (reference === undefined) throw new Error(`no reference file known for ${task}: pass --reference NAME (a bench/results/NAME.json of the cost bench)`);
+    await hindsight(task, reference);
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(2);
 }

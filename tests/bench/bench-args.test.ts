@@ -31,4 +31,11 @@ describe("benchmark arguments", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^--workers needs a value/);
   });
+
+  it("cost-hindsight stops with exit 2 and says what to pass when the reference file has no run of today's settings", () => {
+    const r = bench("cost-hindsight.ts", "--tasks", "snake", "--reference", "no-such-cost-file");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/skipped bench\/results\/no-such-cost-file\.json: ENOENT/);
+    expect(r.stderr).toMatch(/no run of today's settings for snake in bench\/results\/no-such-cost-file\.json \(--reference names a cost bench file\)/);
+  });
 });
