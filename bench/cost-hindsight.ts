@@ -15,43 +15,30 @@
  *   npx tsx bench/cost-hindsight.ts
  *   npx tsx bench/cost-hindsight.ts --tasks snake --reference cost-snake-24-same
  */
-import { readFile, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import { argValue, checkArgs } from "./lib/args.js";
-import { BENCH_DIR, table } from "./lib/stats.js";
+import { containersToTarget, COST_RESULTS_DIR, readCostRows, type CostRow } from "./lib/cost-rows.js";
+import { table } from "./lib/stats.js";
 
 checkArgs("npx tsx bench/cost-hindsight.ts [--tasks email-validation,snake,circle-packing] [--reference cost-<task>-24-same]");
-
-interface Row {
-  task: string;
-  config: string;
-  seed: number;
-  settings: { cap: number };
-  target: { heldout: number | null; containers: number };
-  reach: { containers: number } | null;
-  error: string | null;
-}
 
 /** The reference file of each built-in task: the one whose today's runs set the README's targets. */
 const REFERENCES: Record<string, string> = { "email-validation": "cost-email-24-same", snake: "cost-snake-24-same", "circle-packing": "cost-circle-24-same" };
 const tasks = argValue("tasks", Object.keys(REFERENCES).join(",")).split(",");
 const referenceArg = argValue("reference", "");
-const RESULTS = join(BENCH_DIR, "results");
 
 /** A cost bench file's rows that ran to an end; a file that cannot be read is named on stderr and skipped. */
-async function rowsOf(name: string): Promise<Row[]> {
+async function rowsOf(name: string): Promise<CostRow[]> {
   try {
-    const saved = JSON.parse(await readFile(join(RESULTS, `${name}.json`), "utf8")) as { results?: { rows?: Row[] } };
-    return (saved.results?.rows ?? []).filter((r) => r.error === null);
+    return (await readCostRows(name)).filter((r) => r.error === null);
   } catch (error) {
     console.error(`skipped bench/results/${name}.json: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   }
 }
 
-const spent = (r: Row): number => r.reach?.containers ?? r.settings.cap * r.target.containers;
 /** Today's run of a seed, as an identity: rows that share it faced the same target. */
-const todayKey = (r: Row): string => `${r.target.heldout}|${r.target.containers}|${spent(r)}`;
+const todayKey = (r: CostRow): string => `${r.target.heldout}|${r.target.containers}|${containersToTarget(r)}`;
 
 interface Best {
   containers: number;
@@ -59,19 +46,21 @@ interface Best {
   file: string;
 }
 
-async function hindsight(task: string, reference: string): Promise<void> {
-  const today = new Map((await rowsOf(reference)).filter((r) => r.task === task && r.config === "today").map((r) => [r.seed, r]));
+/** Every cost bench file's rows, by file name; read once for all tasks. */
+type RowsByFile = ReadonlyMap<string, readonly CostRow[]>;
+
+async function hindsight(task: string, reference: string, files: RowsByFile): Promise<void> {
+  const today = new Map((files.get(reference) ?? (await rowsOf(reference))).filter((r) => r.task === task && r.config === "today").map((r) => [r.seed, r]));
   if (today.size === 0) throw new Error(`no run of today's settings for ${task} in bench/results/${reference}.json (--reference names a cost bench file)`);
-  const files = (await readdir(RESULTS)).filter((f) => f.startsWith("cost") && f.endsWith(".json")).map((f) => f.slice(0, -5));
   const runs = new Map<number, Best[]>();
   const filesUsed = new Set<string>();
-  for (const file of files) {
-    const rows = (await rowsOf(file)).filter((r) => r.task === task);
+  for (const [file, all] of files) {
+    const rows = all.filter((r) => r.task === task);
     for (const row of rows) {
       const own = rows.find((r) => r.config === "today" && r.seed === row.seed);
       const ref = today.get(row.seed);
       if (row.config === "today" || own === undefined || ref === undefined || todayKey(own) !== todayKey(ref)) continue;
-      runs.set(row.seed, [...(runs.get(row.seed) ?? []), { containers: spent(row), config: row.config, file }]);
+      runs.set(row.seed, [...(runs.get(row.seed) ?? []), { containers: containersToTarget(row), config: row.config, file }]);
       filesUsed.add(file);
     }
   }
@@ -79,7 +68,7 @@ async function hindsight(task: string, reference: string): Promise<void> {
   const lines = seeds.map((seed) => {
     const mine = runs.get(seed) ?? [];
     const best = mine.reduce<Best | null>((b, r) => (b === null || r.containers < b.containers ? r : b), null);
-    return { seed, today: spent(today.get(seed) as Row), runs: mine.length, configs: new Set(mine.map((r) => r.config)).size, best };
+    return { seed, today: containersToTarget(today.get(seed) as CostRow), runs: mine.length, configs: new Set(mine.map((r) => r.config)).size, best };
   });
   const totalToday = lines.reduce((n, l) => n + l.today, 0);
   const totalBest = lines.reduce((n, l) => n + Math.min(l.today, l.best?.containers ?? l.today), 0);
@@ -92,10 +81,12 @@ async function hindsight(task: string, reference: string): Promise<void> {
 }
 
 try {
+  const names = (await readdir(COST_RESULTS_DIR)).filter((f) => f.startsWith("cost") && f.endsWith(".json")).map((f) => f.slice(0, -5));
+  const files: RowsByFile = new Map(await Promise.all(names.map(async (name) => [name, await rowsOf(name)] as const)));
   for (const task of tasks) {
     const reference = referenceArg !== "" ? referenceArg : REFERENCES[task];
     if (reference === undefined) throw new Error(`no reference file known for ${task}: pass --reference NAME (a bench/results/NAME.json of the cost bench)`);
-    await hindsight(task, reference);
+    await hindsight(task, reference, files);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));

@@ -31,32 +31,22 @@
  * seed's runs.
  */
 import { execFileSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { DEFAULT_SELECTION_STRATEGY } from "../harness/src/selection/index.js";
 import { DEFAULT_ATTEMPTS, RunOptions } from "../harness/src/evolution/index.js";
 import { argFlag, argInt, argValue, checkArgs, load1 } from "./lib/args.js";
 import type { CostRunResult, CostStep } from "./lib/cost-run.js";
+import { containersToTarget, readCostRows, type CostConfig, type CostRow } from "./lib/cost-rows.js";
 import { formatPairedRatio, pairedRatio } from "./lib/paired-ratio.js";
 import { spawnScript } from "./lib/spawn-run.js";
 import { BENCH_DIR, saveResults, table } from "./lib/stats.js";
 
 checkArgs("npx tsx bench/cost.ts [--tasks email-validation,snake,circle-packing] [--seeds 5] [--children 24] [--cap 3] [--workers 2] [--configs today,greedy,default] [--ablations attempts,cmp,racing] [--ablation-tasks email-validation] [--name cost] [--repeats 1] [--redo default] [--fresh]");
 
-interface Config {
-  selection: string;
-  attempts: number;
-  racing: boolean;
-  discountBarren: boolean;
-  /** ctx.evaluate calls a generation may make (drafts); the run's default when absent. */
-  evaluations?: number;
-}
-
-const TODAY: Config = { selection: "score_child_prop", attempts: 0, racing: false, discountBarren: false };
+const TODAY: CostConfig = { selection: "score_child_prop", attempts: 0, racing: false, discountBarren: false };
 const defaults = RunOptions.parse({});
-const DEFAULT: Config = { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: defaults.discountBarren };
+const DEFAULT: CostConfig = { selection: defaults.selection, attempts: defaults.attempts, racing: defaults.racing, discountBarren: defaults.discountBarren };
 /** The configurations by name; "default" is whatever `evolve run` does now. */
-const CONFIGS: Record<string, Config> = {
+const CONFIGS: Record<string, CostConfig> = {
   today: TODAY,
   // The control: today's default again, measured like every other configuration against the
   // target today's own run set. That run's end is its own target, so it reaches it within its
@@ -100,24 +90,6 @@ const resultName = argValue("name", reduced ? "cost-reduced" : "cost");
 const FULL_COMMAND = "npm run bench:cost";
 const CHECK_TIMEOUT_MS = 120_000;
 
-interface Row {
-  task: string;
-  config: string;
-  seed: number;
-  /** Which run of this seed (1 when absent: files written before --repeats). */
-  repeat?: number;
-  settings: Config & { children: number; cap: number; workers: number };
-  /** Today's end (the target and the budget to compare at), copied into every row of its task and seed. */
-  target: { heldout: number | null; containers: number };
-  reach: { containers: number; cpuSeconds: number | null } | null;
-  heldoutAtEqual: number | null;
-  run: Omit<CostRunResult, "steps"> | null;
-  error: string | null;
-  finishedAt: string;
-  /** The commit it ran at (absent: recorded before rows kept it). */
-  commit?: string | null;
-}
-
 /** The first step at which the best's held-out reached `target`. */
 function reachOf(steps: readonly CostStep[], target: number | null): CostStep | null {
   if (target === null) return null;
@@ -142,18 +114,17 @@ const COMMIT = currentCommit();
 /** Configurations whose recorded runs are run again (their code changed; today's target stays). */
 const redo = argValue("redo", "").split(",").filter((c) => c !== "");
 
-async function previousRows(): Promise<Row[]> {
+async function previousRows(): Promise<CostRow[]> {
   if (argFlag("fresh")) return [];
   try {
-    const saved = JSON.parse(await readFile(join(BENCH_DIR, "results", `${resultName}.json`), "utf8")) as { results?: { rows?: Row[] } };
-    return (saved.results?.rows ?? []).filter((r) => r.error === null && !redo.includes(r.config) && r.settings.children === children && r.settings.cap === cap && r.settings.workers === workers && JSON.stringify({ ...r.settings, children: 0, cap: 0, workers: 0 }) === JSON.stringify({ ...CONFIGS[r.config], children: 0, cap: 0, workers: 0 }));
+    return (await readCostRows(resultName)).filter((r) => r.error === null && !redo.includes(r.config) && r.settings.children === children && r.settings.cap === cap && r.settings.workers === workers && JSON.stringify({ ...r.settings, children: 0, cap: 0, workers: 0 }) === JSON.stringify({ ...CONFIGS[r.config], children: 0, cap: 0, workers: 0 }));
   } catch {
     return [];
   }
 }
 
-async function runConfig(task: string, seed: number, config: string, target: Row["target"] | null): Promise<{ row: Row; result: CostRunResult | null }> {
-  const c = CONFIGS[config] as Config;
+async function runConfig(task: string, seed: number, config: string, target: CostRow["target"] | null): Promise<{ row: CostRow; result: CostRunResult | null }> {
+  const c = CONFIGS[config] as CostConfig;
   const settings = { ...c, children, cap, workers };
   // A generous check clock for every configuration alike: on a loaded machine the default 30 s can
   // time out the seed's own checks, and a child failing them for the machine's sake is no evidence.
@@ -173,26 +144,25 @@ async function runConfig(task: string, seed: number, config: string, target: Row
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-const repeatOf = (r: Row): number => r.repeat ?? 1;
+const repeatOf = (r: CostRow): number => r.repeat ?? 1;
 const sd = (xs: readonly number[]): number => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 const fmt = (xs: readonly number[], digits = 3): string => (xs.length === 0 ? "—" : `${mean(xs).toFixed(digits)} ± ${sd(xs).toFixed(digits)}`);
 
 /** One summary line per task and configuration; unreached runs count at the cap. */
-function summarise(rows: readonly Row[]) {
+function summarise(rows: readonly CostRow[]) {
   const out = [];
   for (const task of tasks) {
     for (const config of [...configs, ...ablations]) {
       const mine = rows.filter((r) => r.task === task && r.config === config && r.error === null);
       if (mine.length === 0) continue;
-      const today = (seed: number): Row | undefined => rows.find((r) => r.task === task && r.config === "today" && r.seed === seed && r.error === null);
-      const capAt = (r: Row): number => cap * r.target.containers;
-      const containers = mine.map((r) => r.reach?.containers ?? capAt(r));
+      const today = (seed: number): CostRow | undefined => rows.find((r) => r.task === task && r.config === "today" && r.seed === seed && r.error === null);
+      const containers = mine.map(containersToTarget);
       // One pair per seed: today's run against the mean of this configuration's runs of it.
       const seedsRun = [...new Set(mine.map((r) => r.seed))].sort((a, b) => a - b);
-      const perSeed = seedsRun.map((seed) => ({ seed, runs: mine.filter((r) => r.seed === seed).map((r) => r.reach?.containers ?? capAt(r)) }));
+      const perSeed = seedsRun.map((seed) => ({ seed, runs: mine.filter((r) => r.seed === seed).map(containersToTarget) }));
       const pairs = perSeed.flatMap(({ seed, runs }) => {
         const t = today(seed);
-        return t === undefined ? [] : [{ base: t.reach?.containers ?? capAt(t), it: mean(runs) }];
+        return t === undefined ? [] : [{ base: containersToTarget(t), it: mean(runs) }];
       });
       const ratios = pairs.map((p) => p.base / p.it);
       const cpu = mine.flatMap((r) => (r.reach?.cpuSeconds == null ? [] : [r.reach.cpuSeconds]));
@@ -219,7 +189,7 @@ function controlRatios(summary: ReturnType<typeof summarise>) {
   });
 }
 
-async function save(rows: Row[], done: boolean): Promise<string> {
+async function save(rows: CostRow[], done: boolean): Promise<string> {
   const summary = summarise(rows);
   return saveResults(resultName, {
     reduced,
